@@ -1,0 +1,1 @@
+"""Dataset schemas, loaders, `prepare` converters and the demo-data generator."""

@@ -1,0 +1,32 @@
+"""`chronotasks demo-data`: small, deterministic, synthetic datasets.
+
+Each benchmark has a ``write_demo(out_dir: Path, seed: int) -> dict[str, int]``
+that writes its task files (same on-disk format as prepared real data, see
+loading.py) under ``out_dir`` and returns the record count per task file. The
+demo data exercises the tasks end to end; it is not the benchmark and its
+numbers mean nothing about a model.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+# benchmark folder name -> "module:function" writing its demo data
+DEMO_WRITERS = {
+    "chrono_demo": "chronotasks.data.chrono_demo:write_demo",
+}
+
+
+def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None = None) -> dict[str, dict[str, int]]:
+    """Write the demo data of the chosen benchmarks (all by default) under out_dir/<benchmark>/."""
+    chosen = benchmarks or list(DEMO_WRITERS)
+    unknown = sorted(set(chosen) - set(DEMO_WRITERS))
+    if unknown:
+        raise ValueError(f"no demo data for {unknown}; known: {sorted(DEMO_WRITERS)}")
+    counts = {}
+    for name in chosen:
+        module_name, function_name = DEMO_WRITERS[name].split(":")
+        writer = getattr(importlib.import_module(module_name), function_name)
+        counts[name] = writer(Path(out_dir) / name, seed)
+    return counts

@@ -1,0 +1,3 @@
+from model_shims.baselines import ConstantBaseline
+
+__all__ = ["ConstantBaseline"]

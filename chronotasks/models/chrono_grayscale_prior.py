@@ -1,0 +1,3 @@
+from model_shims.baselines import GrayscalePriorBaseline
+
+__all__ = ["GrayscalePriorBaseline"]

@@ -1,0 +1,3 @@
+from model_shims.baselines import RandomBaseline
+
+__all__ = ["RandomBaseline"]

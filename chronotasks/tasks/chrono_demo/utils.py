@@ -1,0 +1,27 @@
+"""Hooks of the chrono_demo tasks: each a few lines over chronotasks.scoring."""
+
+from chronotasks.data.loading import doc_images, make_process_docs
+from chronotasks.scoring import exact_match, parse_json_choice, parse_letter
+from prompts import render
+
+period_docs = make_process_docs("chrono_demo", "period.jsonl", required=("id", "images", "options", "answer"))
+pair_docs = make_process_docs("chrono_demo", "pair.jsonl", required=("id", "images", "answer"))
+doc_to_visual = doc_images
+
+
+def period_doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    return render("demo/single_choice.j2", question=doc["question"], options=doc["options"])
+
+
+def pair_doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    return render("demo/pair_earlier.j2")
+
+
+def period_process_results(doc, results):
+    pred = parse_letter(results[0], n_options=len(doc["options"]))
+    return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None)}
+
+
+def pair_process_results(doc, results):
+    pred = parse_json_choice(results[0], choices=("1", "2"))
+    return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None)}

@@ -1,0 +1,120 @@
+"""Baseline models that need no weights and no GPU.
+
+They answer through lmms-eval's real request objects: for each request they
+look up the document (``self.task_dict[task][split][doc_id]``, which the
+evaluator fills), read its ``answer_space`` (chronotasks/data/answer_space.py)
+and reply with text a parser reads back.
+
+- ``chrono_random``: uniform over each question's answer space, seeded per
+  (seed, task, doc, repeat) so a run is reproducible and order-independent.
+- ``chrono_constant``: always the same reply, given by ``answer=...``.
+- ``chrono_grayscale_prior``: for two-image "which is earlier" questions, picks
+  the image with lower colour saturation ("the grayscale photo is older"),
+  else answers at random.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+import numpy as np
+from lmms_eval.api.instance import Instance
+from lmms_eval.api.model import lmms
+from tqdm import tqdm
+
+from chronotasks.data.answer_space import AnswerSpace
+
+
+def _doc_seed(seed: int, *parts: Any) -> int:
+    digest = hashlib.sha256("|".join(map(str, (seed, *parts))).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class _Baseline(lmms):
+    """Shared request loop: one reply per generate_until request."""
+
+    def __init__(self, seed: int = 0, **kwargs: Any) -> None:
+        super().__init__()
+        self.seed = int(seed)
+        unknown = {k: v for k, v in kwargs.items() if k not in ("batch_size", "device", "max_batch_size")}
+        if unknown:
+            raise TypeError(f"{type(self).__name__} got unknown model_args: {sorted(unknown)}")
+
+    def _doc(self, request: Instance) -> dict[str, Any]:
+        _, _, _, doc_id, task, split = request.args[:6]
+        return self.task_dict[task][split][doc_id]
+
+    def _rng(self, request: Instance) -> random.Random:
+        _, _, _, doc_id, task, _ = request.args[:6]
+        return random.Random(_doc_seed(self.seed, task, doc_id, request.repeats))
+
+    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
+        raise NotImplementedError
+
+    def generate_until(self, requests: list[Instance]) -> list[str]:
+        replies = []
+        for request in tqdm(requests, desc=type(self).__name__, disable=self.rank != 0):
+            reply = self.answer(request, self._doc(request))
+            replies.append(reply)
+            self.cache_hook.add_partial("generate_until", request.args, reply)
+        return replies
+
+    def generate_until_multi_round(self, requests: list[Instance]) -> list[str]:
+        return self.generate_until(requests)
+
+    def loglikelihood(self, requests: list[Instance]) -> list[tuple[float, bool]]:
+        raise NotImplementedError(f"{type(self).__name__} answers generate_until tasks only")
+
+
+class RandomBaseline(_Baseline):
+    """Uniform over each question's answer space (``--model chrono_random --model_args seed=0``)."""
+
+    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
+        space = AnswerSpace.of_doc(doc)
+        return space.format(space.random_value(self._rng(request)))
+
+
+class ConstantBaseline(_Baseline):
+    """The same reply to every question (``--model chrono_constant --model_args answer=Qing``)."""
+
+    def __init__(self, answer: str = "A", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.constant = str(answer)
+
+    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
+        return self.constant
+
+
+def mean_saturation(image) -> float:
+    """Mean HSV saturation (0..255) of a PIL image; 0 for a grayscale image."""
+    hsv = np.asarray(image.convert("RGB").convert("HSV"))
+    return float(hsv[..., 1].mean())
+
+
+class GrayscalePriorBaseline(_Baseline):
+    """"The less colourful image is older": picks the lower-saturation image of two.
+
+    Works on documents with exactly two images whose answer space has two
+    choices (a letter out of 2, or "1"/"2"): the first choice stands for the
+    first image. Ties (saturations within ``tolerance``) and other questions
+    get a random answer.
+    """
+
+    def __init__(self, tolerance: float = 1.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tolerance = float(tolerance)
+
+    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
+        space = AnswerSpace.of_doc(doc)
+        rng = self._rng(request)
+        doc_to_visual = request.args[2]
+        options = list(space.choices) if space.kind == "choice" else list(space.letters) if space.kind == "letter" else []
+        if len(options) == 2:
+            images = doc_to_visual(doc)
+            if len(images) == 2:
+                s1, s2 = (mean_saturation(image) for image in images)
+                if abs(s1 - s2) > self.tolerance:
+                    return space.format(options[0] if s1 < s2 else options[1])
+        return space.format(space.random_value(rng))
