@@ -1,0 +1,67 @@
+"""Shared test fixtures. Tests run offline on CPU: no hub, no GPU."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["HF_DATASETS_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SEED_DATA = REPO_ROOT.parent / "shared" / "seed-data"
+
+
+@pytest.fixture(scope="session")
+def demo_root(tmp_path_factory) -> Path:
+    """Demo data of every benchmark, written once per test session."""
+    from chronotasks.data.demo import write_demo_data
+
+    root = tmp_path_factory.mktemp("demo_data")
+    write_demo_data(root, seed=0)
+    return root
+
+
+@pytest.fixture(scope="session")
+def seed_data() -> Path:
+    """The benchmarks' public release files (../shared/seed-data), read-only."""
+    if not SEED_DATA.is_dir():
+        pytest.fail(f"seed data not found at {SEED_DATA}; the tests expect the shared/ folder beside the checkout")
+    return SEED_DATA
+
+
+def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dict | None = None, timeout: int = 600) -> dict:
+    """Run the real ``lmms-eval`` launcher in a subprocess with our tasks, return its results JSON.
+
+    ``args`` are lmms-eval arguments (``--model``, ``--tasks``, ...); the task
+    folder and the output path are added here.
+    """
+    from chronotasks.tasks import TASKS_DIR
+
+    env = {**os.environ, "CHRONOTASKS_DATA": str(data_root), "PYTHONPATH": f"{REPO_ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    env.update(extra_env or {})
+    command = [sys.executable, "-m", "lmms_eval", *args, "--include_path", str(TASKS_DIR), "--output_path", str(output_path)]
+    proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=output_path.parent)
+    files = sorted(glob.glob(str(output_path / "**" / "*_results.json"), recursive=True))
+    if proc.returncode != 0 or not files:
+        raise AssertionError(f"lmms-eval failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-6000:]}")
+    return json.loads(Path(files[-1]).read_text())
+
+
+@pytest.fixture
+def lmms_eval_run(demo_root, tmp_path):
+    """Call as ``lmms_eval_run("--model", "chrono_random", "--tasks", "x")`` -> results JSON (demo data)."""
+
+    def _run(*args: str, data_root: Path | None = None, extra_env: dict | None = None) -> dict:
+        out = tmp_path / f"out_{len(list(tmp_path.iterdir()))}"
+        return run_lmms_eval(*args, data_root=data_root or demo_root, output_path=out, extra_env=extra_env)
+
+    return _run
