@@ -75,7 +75,7 @@ class AnswerSpace:
         if self.kind == "letter":
             return str(value)
         if self.kind in ("letter_set", "k_of_n"):
-            return ", ".join(sorted(value))
+            return ", ".join(sorted(value)) or "None"
         if self.kind == "ordering":
             return ", ".join(value)
         if self.kind == "year":

@@ -147,7 +147,8 @@ def parse_letter_set(text: Any, n_options: int = 4) -> frozenset[str] | None:
     return frozenset(letters)
 
 
-_ORDER_RUN = r"[A-Z](?:\s*(?:,|->|→|⟶|=>|>|<|-|–|—|/|\||;|then|,?\s*and)?\s*[A-Z]){%d}"
+_ORDER_SEP = r"\s*(?:,|->|→|⟶|=>|>|<|-|–|—|/|\||;)?\s*(?:then\s+|and\s+)?"
+_ORDER_RUN = r"[A-Z](?:" + _ORDER_SEP + r"[A-Z]){%d}"
 
 
 def parse_ordering(text: Any, n_items: int = 4) -> tuple[str, ...] | None:
@@ -160,7 +161,9 @@ def parse_ordering(text: Any, n_items: int = 4) -> tuple[str, ...] | None:
     s = clean(text)
     if not s:
         return UNPARSED
-    run = re.compile(r"(?<![A-Za-z])" + _ORDER_RUN % (n_items - 1) + r"(?![A-Za-z])")
+    # a run of exactly n letters: not preceded or followed by a further listed letter
+    run = re.compile(r"(?<![A-Za-z])(?<![A-Z][,>;/] )(?<![A-Z],)" + _ORDER_RUN % (n_items - 1)
+                     + r"(?![A-Za-z])(?!" + _ORDER_SEP + r"[A-Z](?![A-Za-z]))")
 
     def permutations_in(segment: str) -> list[tuple[str, ...]]:
         found = []

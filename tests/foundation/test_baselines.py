@@ -1,0 +1,90 @@
+"""Baseline shims answering lmms-eval's real Instance objects."""
+
+import random
+
+import pytest
+from lmms_eval.api.instance import Instance
+from PIL import Image
+
+from chronotasks.data.answer_space import AnswerSpace
+from chronotasks.scoring import exact_match, exact_set_match, parse_json_choice, parse_k_of_n, parse_letter, parse_letter_set, parse_ordering, parse_year
+from model_shims.baselines import ConstantBaseline, GrayscalePriorBaseline, RandomBaseline, mean_saturation
+
+
+def make_requests(model, docs, task="t", doc_to_visual=lambda doc: []):
+    model.task_dict = {task: {"test": docs}}
+    return [
+        Instance(request_type="generate_until", arguments=("ctx", {}, doc_to_visual, i, task, "test"), idx=0,
+                 metadata={"task": task, "doc_id": i, "repeats": 1})
+        for i in range(len(docs))
+    ]
+
+
+def test_random_four_options_over_2000_draws_is_25_percent():
+    rng = random.Random(7)
+    docs = [{"id": i, "answer": rng.choice("ABCD"), "answer_space": AnswerSpace("letter", n=4).to_json()} for i in range(2000)]
+    model = RandomBaseline(seed=0)
+    replies = model.generate_until(make_requests(model, docs))
+    accuracy = sum(exact_match(parse_letter(r, 4), d["answer"]) for r, d in zip(replies, docs)) / len(docs)
+    assert accuracy == pytest.approx(0.25, abs=0.02)
+
+
+def test_random_is_reproducible_and_seed_dependent():
+    docs = [{"id": i, "answer_space": AnswerSpace("ordering", n=4).to_json()} for i in range(50)]
+    first = RandomBaseline(seed=1)
+    again = RandomBaseline(seed=1)
+    other = RandomBaseline(seed=2)
+    a = first.generate_until(make_requests(first, docs))
+    assert a == again.generate_until(make_requests(again, docs))
+    assert a != other.generate_until(make_requests(other, docs))
+    # reversed request order gives each document the same answer
+    requests = make_requests(again, docs)[::-1]
+    assert again.generate_until(requests) == a[::-1]
+
+
+@pytest.mark.parametrize("space,parse,gold,chance", [
+    (AnswerSpace("letter_set", n=4), lambda r: parse_letter_set(r, 4), frozenset("AC"), 1 / 16),
+    (AnswerSpace("ordering", n=4), lambda r: parse_ordering(r, 4), tuple("BADC"), 1 / 24),
+    (AnswerSpace("k_of_n", n=5, k=3), lambda r: parse_k_of_n(r, 5, 3), frozenset("ACE"), 1 / 10),
+    (AnswerSpace("choice", choices=("1", "2"), key="answer"), parse_json_choice, "2", 1 / 2),
+])
+def test_random_answers_parse_and_hit_chance_rate(space, parse, gold, chance):
+    docs = [{"id": i, "answer_space": space.to_json()} for i in range(3000)]
+    model = RandomBaseline(seed=0)
+    replies = model.generate_until(make_requests(model, docs))
+    parsed = [parse(r) for r in replies]
+    assert all(p is not None for p in parsed)
+    score = exact_set_match if isinstance(gold, frozenset) else exact_match
+    rate = sum(score(p, gold) for p in parsed) / len(parsed)
+    # 4 standard errors of a binomial proportion over 3000 draws
+    assert rate == pytest.approx(chance, abs=4 * (chance * (1 - chance) / 3000) ** 0.5)
+
+
+def test_random_year_stays_in_range():
+    docs = [{"id": i, "answer_space": AnswerSpace("year", lo=1950, hi=1960).to_json()} for i in range(200)]
+    model = RandomBaseline(seed=0)
+    years = [parse_year(r) for r in model.generate_until(make_requests(model, docs))]
+    assert set(years) == set(range(1950, 1961))
+
+
+def test_constant_answers_the_given_text_and_rejects_unknown_args():
+    docs = [{"id": 0, "answer_space": AnswerSpace("letter", n=5).to_json()}]
+    model = ConstantBaseline(answer="Qing")
+    assert model.generate_until(make_requests(model, docs)) == ["Qing"]
+    with pytest.raises(TypeError, match="unknown model_args"):
+        ConstantBaseline(answer="Qing", anwser="typo")
+
+
+def test_grayscale_prior_picks_the_less_saturated_image():
+    colour = Image.new("RGB", (8, 8), (200, 30, 30))
+    gray = colour.convert("L").convert("RGB")
+    assert mean_saturation(gray) == 0.0 and mean_saturation(colour) > 100
+    docs = [
+        {"id": 0, "pair": [colour, gray], "answer_space": AnswerSpace("choice", choices=("1", "2"), key="answer").to_json()},
+        {"id": 1, "pair": [gray, colour], "answer_space": AnswerSpace("choice", choices=("1", "2"), key="answer").to_json()},
+        {"id": 2, "pair": [gray, colour], "answer_space": AnswerSpace("letter", n=2).to_json()},
+    ]
+    model = GrayscalePriorBaseline()
+    replies = model.generate_until(make_requests(model, docs, doc_to_visual=lambda doc: doc["pair"]))
+    assert [parse_json_choice(r) for r in replies[:2]] == ["2", "1"]
+    assert replies[2] == "A"
