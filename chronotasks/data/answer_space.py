@@ -75,7 +75,8 @@ class AnswerSpace:
         if self.kind == "letter":
             return str(value)
         if self.kind in ("letter_set", "k_of_n"):
-            return ", ".join(sorted(value))
+            # The empty set is written "None" (parse_letter_set reads it back as the empty set).
+            return ", ".join(sorted(value)) or "None"
         if self.kind == "ordering":
             return ", ".join(value)
         if self.kind == "year":
