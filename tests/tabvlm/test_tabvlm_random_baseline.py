@@ -105,8 +105,6 @@ def test_lmms_eval_random_run_on_demo_prints_six_scores_and_overall(lmms_eval_ru
         ties = sum(1 for doc in demo_docs["tabvlm_sequence"] if len(set(doc["period_ranks"])) < 4)
         assert results["tabvlm_sequence" + suffix]["tied_questions,none"] == ties
         assert 0.0 < results["tabvlm_chrono" + suffix]["accuracy,none"] < 0.35
-    # the same seed gives the same replies with and without metadata (the prompt is not part of the seed)
-    assert results["tabvlm_chrono"]["accuracy,none"] == results["tabvlm_chrono_metadata"]["accuracy,none"]
     # the report reads the real results file
     path = tmp_path / "run_results.json"
     import json

@@ -33,7 +33,8 @@ DETAIL_COLUMNS = (
     ("Mat. exact", "material", "accuracy", 100), ("Mat. F1", "material", "f1", 1),
     ("Tech. exact", "technique", "accuracy", 100), ("Tech. F1", "technique", "f1", 1),
     ("Group. exact", "grouping", "accuracy", 100), ("Group. Jaccard", "grouping", "jaccard", 1),
-) + tuple((f"Parse fail {t.title.split()[0]}", t.task[len("tabvlm_"):], "parse_failure", 100) for t in TASK_TYPES)
+) + tuple((f"Parse fail {short}", t.task[len("tabvlm_"):], "parse_failure", 100)
+          for short, t in zip(("Style", "Chron.", "Tech.", "Mat.", "Group.", "Odd"), TASK_TYPES))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
