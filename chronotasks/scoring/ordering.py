@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
+from itertools import pairwise
 
 
 def has_ties(ranks: Mapping[Hashable, float] | Sequence[float]) -> bool:
@@ -37,7 +38,7 @@ def rank_consistent_match(pred_order: Sequence[Hashable] | None, ranks: Mapping[
     if sorted(map(str, items)) != sorted(map(str, ranks)):
         return 0.0
     values = [ranks[item] for item in items]
-    return float(all(a <= b for a, b in zip(values, values[1:])))
+    return float(all(a <= b for a, b in pairwise(values)))
 
 
 __all__ = ["accepted_orders", "has_ties", "rank_consistent_match"]

@@ -35,8 +35,8 @@ def test_chronological_sequence_exact_tie_aware_and_kendall_tau():
     # The release's single gold order is B, D, A, C; B, D, C, A is just as consistent with the periods.
     doc = _doc("chronological_sequence", ["B", "D", "A", "C"], ranks=[3, 0, 3, 2])
     replies = [
-        "Looking at the artifacts, B is a prehistoric vase and C a later sculpture. "
-        "The chronological order from oldest to newest is: B, D, A, C.",      # exact; τ = 1
+        ("Looking at the artifacts, B is a prehistoric vase and C a later sculpture. "
+         "The chronological order from oldest to newest is: B, D, A, C."),    # exact; τ = 1
         "B → D → C → A",                                                       # tie-swap: tie-aware only; τ = (5-1)/6
         '```json\n{"sequence": ["D", "B", "A", "C"]}\n```',                    # one adjacent swap of different periods; τ = 2/3
         "I cannot determine the order of these artifacts from the images alone.",  # unparsed: 0, τ 0, counted
@@ -95,8 +95,8 @@ def test_material_availability_exact_set_and_f1():
 def test_manufacturing_technique_exact_set_and_f1():
     doc = _doc("manufacturing_technique", ["C", "D"])
     replies = [
-        "Lost-wax casting (C) and the coil technique (D) were both in use in the Classical period, "
-        "so the answer is C, D.",
+        ("Lost-wax casting (C) and the coil technique (D) were both in use in the Classical period, "
+         "so the answer is C, D."),
         "A, B, C, D",                                                            # F1 2·2/(4+2)
         "**D**",                                                                 # F1 2·1/(1+2)
     ]

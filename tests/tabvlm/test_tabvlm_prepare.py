@@ -24,7 +24,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     hits: Counter = Counter()
     payload = b""
 
-    def do_GET(self):  # noqa: N802 (http.server API)
+    def do_GET(self):
         _Handler.hits[self.path] += 1
         if self.path.startswith("/flaky/") and _Handler.hits[self.path] == 1:
             self.send_response(503)

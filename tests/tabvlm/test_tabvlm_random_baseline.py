@@ -11,7 +11,6 @@ Odd-one-out 25.0), checked three ways on the demo data (40 questions a task):
 
 import itertools
 import math
-import random
 
 import pytest
 from lmms_eval.api.instance import Instance

@@ -6,8 +6,15 @@ visual+metadata variant (Appendix C.5)."""
 from chronotasks.data.loading import doc_images, make_process_docs, open_image
 from chronotasks.data.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERIOD_KEYS, PERIODS
 from chronotasks.scoring import (
-    exact_match, exact_set_match, jaccard, kendall_tau, multilabel_f1, parse_k_of_n, parse_letter,
-    parse_letter_set, parse_ordering,
+    exact_match,
+    exact_set_match,
+    jaccard,
+    kendall_tau,
+    multilabel_f1,
+    parse_k_of_n,
+    parse_letter,
+    parse_letter_set,
+    parse_ordering,
 )
 from chronotasks.scoring.json_answer import unwrap_json_answer
 from chronotasks.scoring.ordering import has_ties, rank_consistent_match
