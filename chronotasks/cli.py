@@ -21,8 +21,8 @@ from pathlib import Path
 
 # command -> {name: "module"}; each module defines add_arguments(parser) and run(args).
 SUBCOMMANDS: dict[str, dict[str, str]] = {
-    "prepare": {},
-    "report": {},
+    "prepare": {"tabvlm": "chronotasks.data.tabvlm.prepare"},
+    "report": {"tabvlm": "chronotasks.data.tabvlm.report"},
     "metaeval": {},
     "build": {},
 }

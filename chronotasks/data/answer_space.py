@@ -75,6 +75,7 @@ class AnswerSpace:
         if self.kind == "letter":
             return str(value)
         if self.kind in ("letter_set", "k_of_n"):
+            # The empty set is written "None" (parse_letter_set reads it back as the empty set).
             return ", ".join(sorted(value)) or "None"
         if self.kind == "ordering":
             return ", ".join(value)

@@ -1,0 +1,100 @@
+"""TAB-VLM prompts (Appendix B; metadata only in the C.5 variant), interleaved
+chat messages, and the `chronotasks report tabvlm` table from hand-made
+result files whose mean ± std is worked out by hand."""
+
+import json
+
+import pytest
+from PIL import Image
+
+from chronotasks.cli import main
+from chronotasks.data.loading import load_task_docs
+from chronotasks.data.tabvlm.schema import PERIODS, TASK_TYPES
+from chronotasks.tasks.tabvlm import utils
+
+
+@pytest.fixture(scope="module")
+def docs(demo_root):
+    mp = pytest.MonkeyPatch()
+    mp.setenv("CHRONOTASKS_DATA", str(demo_root))
+    loaded = {t.question_type: load_task_docs("tabvlm", t.file)[0] for t in TASK_TYPES}
+    mp.undo()
+    return loaded
+
+
+def test_prompts_follow_appendix_b_and_show_no_metadata(docs):
+    seq = utils.doc_to_text(docs["chronological_sequence"], {"metadata": False})
+    assert seq.startswith("Below are 4 historical artifacts from different time periods.\n\nQuestion: Arrange these artifacts")
+    assert "A. <image>\n\nB. <image>\n\nC. <image>\n\nD. <image>" in seq
+    assert seq.endswith('Provide the sequence from oldest to newest using letters (e.g., "A, C, B, D").')
+    group = utils.doc_to_text(docs["period_grouping"])
+    assert group.count("<image>") == 5 and group.endswith('(e.g., "A, C, E").')
+    material = docs["material_availability"]
+    text = utils.doc_to_text(material)
+    assert text.count("<image>") == 1
+    assert "choices:\nA. " + material["options"][0] + "\nB. " in text
+    assert text.endswith('List all correct letters separated by commas (e.g., "A, C" if options A and C are correct).')
+    for doc in docs.values():
+        plain = utils.doc_to_text(doc, {"metadata": False})
+        assert "Catalog metadata" not in plain and doc["object_types"][0] not in plain.replace(doc["question"], "")
+        if doc["question_type"] != "style_period_attribution":   # the style options are periods by design
+            assert not any(p in plain for p in PERIODS)
+
+
+def test_metadata_variant_appends_object_type_and_material_only(docs):
+    doc = docs["odd_one_out_period"]
+    text = utils.doc_to_text(doc, {"metadata": True})
+    tail = text.split("Catalog metadata:\n", 1)[1]
+    assert tail.splitlines() == [f"- Artifact {ch}: object type: {o}; main material: {m}"
+                                 for ch, o, m in zip("ABCD", doc["object_types"], doc["main_materials"])]
+    for doc in docs.values():
+        assert not any(p in utils.doc_to_text(doc, {"metadata": True}).split("Catalog metadata:")[1] for p in PERIODS)
+
+
+def test_chat_messages_interleave_every_image_in_order(docs):
+    doc = docs["period_grouping"]
+    content = utils.doc_to_messages(doc, {"metadata": False})[0]["content"]
+    kinds = [part["type"] for part in content]
+    assert kinds == ["text", "image", "text", "image", "text", "image", "text", "image", "text", "image", "text"]
+    assert content[0]["text"].endswith("A. ") and content[2]["text"] == "\n\nB. "
+    images = [part["url"] for part in content if part["type"] == "image"]
+    expected = utils.doc_to_visual(doc)
+    assert all(isinstance(im, Image.Image) for im in images)
+    assert [im.tobytes() for im in images] == [im.tobytes() for im in expected]
+    joined = "".join(p["text"] if p["type"] == "text" else "<image>" for p in content)
+    assert joined == utils.doc_to_text(doc)
+
+
+def _results_file(path, accs, extra=None, model="qwen2_5_vl"):
+    results = {f"tabvlm_{short}": {"accuracy,none": a, "parse_failure,none": 0.0}
+               for short, a in zip(("style_period", "sequence", "technique", "material", "grouping", "odd_one_out"), accs)}
+    for task, values in (extra or {}).items():
+        results[task].update(values)
+    path.write_text(json.dumps({"results": results, "config": {"model": model}}))
+    return path
+
+
+def test_report_mean_std_over_runs_by_hand(tmp_path, capsys):
+    # Two runs. Run 1 overall = (0.6+0.3+0.5+0.9+0.3+0.5)/6 = 0.5167; run 2 = (0.5+0.1+0.4+0.8+0.2+0.3)/6 = 0.3833.
+    # Mean 45.0, sample std = |51.67-38.33|/sqrt(2) = 9.43. Style: 55.0 ± 7.1 (|60-50|/sqrt 2).
+    a = _results_file(tmp_path / "a_results.json", [0.6, 0.3, 0.5, 0.9, 0.3, 0.5], {"tabvlm_sequence": {"kendall_tau,none": 0.5}})
+    b = _results_file(tmp_path / "b_results.json", [0.5, 0.1, 0.4, 0.8, 0.2, 0.3], {"tabvlm_sequence": {"kendall_tau,none": 0.3}})
+    csv_path = tmp_path / "table.csv"
+    assert main(["report", "tabvlm", str(a), str(b), "--label", "Qwen2.5-VL-7B", "--csv", str(csv_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "| Qwen2.5-VL-7B | visual | 2 | 45.0 ± 9.4 | 55.0 ± 7.1 | 20.0 ± 14.1 | 45.0 ± 7.1 | 85.0 ± 7.1 | 25.0 ± 7.1 | 40.0 ± 14.1 |" in printed
+    assert "0.400 ± 0.141" in printed                       # Kendall τ: mean 0.4, std 0.2/sqrt 2
+    assert "visual+metadata" not in printed
+    rows = csv_path.read_text().splitlines()
+    header, row = rows[0].split(","), rows[1].split(",")
+    assert row[:3] == ["Qwen2.5-VL-7B", "visual", "2"]
+    assert float(row[header.index("Overall mean")]) == pytest.approx(45.0)
+    assert float(row[header.index("Overall std")]) == pytest.approx(9.428, abs=1e-3)
+    assert rows[1] in printed
+
+
+def test_report_rejects_files_without_tabvlm_results(tmp_path):
+    other = tmp_path / "x_results.json"
+    other.write_text(json.dumps({"results": {"mme": {"accuracy,none": 0.5}}}))
+    with pytest.raises(ValueError, match="no.*TAB-VLM|none of the files"):
+        main(["report", "tabvlm", str(other)])
