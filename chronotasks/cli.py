@@ -21,7 +21,7 @@ from pathlib import Path
 
 # command -> {name: "module"}; each module defines add_arguments(parser) and run(args).
 SUBCOMMANDS: dict[str, dict[str, str]] = {
-    "prepare": {},
+    "prepare": {"chronovision": "chronotasks.data.chronovision.prepare"},
     "report": {},
     "metaeval": {},
     "build": {},

@@ -40,11 +40,14 @@ CONFIDENCE_BINS = ((0, 59), (60, 69), (70, 79), (80, 89), (90, 94), (95, 100))
 
 
 def confidence_bin(confidence: float | None) -> str | None:
-    """The Table V bin label ("95-100") of a 0..100 confidence, None when missing or out of range."""
+    """The Table V bin label ("95-100") of a 0..100 confidence; None when missing or out of range.
+
+    A fractional confidence falls in the bin whose range it lies in (94.5 -> "90-94").
+    """
     if confidence is None or not 0 <= confidence <= 100:
         return None
-    for lo, hi in CONFIDENCE_BINS:
-        if lo <= confidence <= hi or (confidence < hi + 1 and confidence >= lo):
+    for (lo, hi), (next_lo, _) in zip(CONFIDENCE_BINS, CONFIDENCE_BINS[1:] + ((101, 101),)):
+        if lo <= confidence < next_lo:
             return f"{lo}-{hi}"
     return None
 
