@@ -21,7 +21,10 @@ from pathlib import Path
 
 # command -> {name: "module"}; each module defines add_arguments(parser) and run(args).
 SUBCOMMANDS: dict[str, dict[str, str]] = {
-    "prepare": {"tabvlm": "chronotasks.data.tabvlm.prepare"},
+    "prepare": {
+        "tabvlm": "chronotasks.data.tabvlm.prepare",
+        "chronovision": "chronotasks.data.chronovision.prepare",
+    },
     "report": {"tabvlm": "chronotasks.data.tabvlm.report"},
     "metaeval": {},
     "build": {},

@@ -16,6 +16,7 @@ from pathlib import Path
 DEMO_WRITERS = {
     "chrono_demo": "chronotasks.data.chrono_demo:write_demo",
     "tabvlm": "chronotasks.data.tabvlm.demo:write_demo",
+    "chronovision": "chronotasks.data.chronovision.demo:write_demo",
 }
 
 

@@ -1,0 +1,225 @@
+"""Hooks of the ChronoVision tasks: each a few lines over chronotasks.scoring.
+
+Per-sample results are small dicts; the aggregations below (built in loops for
+the per-dynasty / per-category breakdowns) turn the lists into figures.
+``composite_S`` is each task's additive share of the composite S of §V.C; the
+group ``chronovision`` sums the shares (``sum_of_shares``), so its row is S.
+"""
+
+import json
+import os
+from pathlib import Path
+
+from chronotasks.data.chronovision import ARTIFACT_CATEGORIES, DYNASTIES, SPEED_CATEGORIES
+from chronotasks.data.chronovision.grayscale import trial_images
+from chronotasks.data.loading import benchmark_dir, doc_images, make_process_docs
+from chronotasks.scoring import extract_json, kendall_tau, mean, parse_json_choice, parse_year, within_k
+from chronotasks.scoring.composite import MAE_MAX, shortcut_score
+from chronotasks.scoring.index_parsing import parse_index_ordering, parse_named_option
+from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
+from prompts import render
+
+B = "chronovision"
+loc_docs = make_process_docs(B, "artifacts_loc.jsonl", ("id", "images", "options", "answer", "dynasty", "category"))
+sort_intra_docs = make_process_docs(B, "artifacts_sort_intra.jsonl", ("id", "images", "gold_order", "n"))
+sort_cross_docs = make_process_docs(B, "artifacts_sort_cross.jsonl", ("id", "images", "gold_order", "n"))
+shortcut_docs = make_process_docs(B, "shortcut.jsonl", ("id", "images", "gray", "answer", "condition", "category"))
+news_year_docs = make_process_docs(B, "news_year.jsonl", ("id", "images", "year"))
+news_multimodal_docs = make_process_docs(B, "news_multimodal.jsonl", ("id", "images", "event", "answer"))
+doc_to_visual = doc_images
+
+
+# ---- prompts -------------------------------------------------------------------------------
+def loc_doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    return render("chronovision/artifacts_loc.j2", options=doc["options"])
+
+
+def sort_doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    return render("chronovision/artifacts_sort.j2", n=int(doc["n"]), category=doc.get("category", "artifacts"))
+
+
+def news_year_doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    return render("chronovision/news_year.j2")
+
+
+def news_year_confidence_doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    return render("chronovision/news_year_confidence.j2")
+
+
+def news_multimodal_doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    return render("chronovision/news_multimodal.j2", event=doc["event"])
+
+
+def gray_cache_dir() -> Path:
+    return Path(os.environ.get("CHRONOVISION_GRAY_CACHE") or benchmark_dir(B) / "cache" / "grayscale")
+
+
+def shortcut_doc_to_visual(doc):
+    return trial_images(list(doc["images"]), [bool(g) for g in doc["gray"]], gray_cache_dir(), doc.get("id"))
+
+
+def _shortcut_text(doc, cot):
+    name = "shortcut_cot" if cot else "shortcut"
+    return render(f"chronovision/{name}_system.j2"), render(f"chronovision/{name}_user.j2")
+
+
+def _messages(doc, system, user):
+    content = [{"type": "image", "url": image} for image in shortcut_doc_to_visual(doc)] + [{"type": "text", "text": user}]
+    return [{"role": "system", "content": [{"type": "text", "text": system}]}, {"role": "user", "content": content}]
+
+
+def shortcut_doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    """Simple (non-chat) models get the system prompt and the user prompt as one text."""
+    return "\n\n".join(_shortcut_text(doc, cot=False))
+
+
+def shortcut_cot_doc_to_text(doc, lmms_eval_specific_kwargs=None):
+    return "\n\n".join(_shortcut_text(doc, cot=True))
+
+
+def shortcut_doc_to_messages(doc, lmms_eval_specific_kwargs=None):
+    """Chat models get Fig. 13's system prompt as a system turn."""
+    return _messages(doc, *_shortcut_text(doc, cot=False))
+
+
+def shortcut_cot_doc_to_messages(doc, lmms_eval_specific_kwargs=None):
+    return _messages(doc, *_shortcut_text(doc, cot=True))
+
+
+# ---- per-sample results --------------------------------------------------------------------
+def loc_process_results(doc, results):
+    pred = parse_named_option(results[0], doc["options"])
+    item = {"dynasty": doc["dynasty"], "category": doc["category"], "correct": float(pred == doc["answer"])}
+    return {"ACC_A": item["correct"], "composite_S": item["correct"], "parse_failure": float(pred is None),
+            **{f"acc_{d.lower()}": item for d in DYNASTIES}, **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES}}
+
+
+def sort_process_results(doc, results):
+    gold = list(doc["gold_order"])
+    pred = parse_index_ordering(results[0], int(doc["n"]))
+    tau = kendall_tau(pred, gold)
+    exact = float(pred is not None and list(pred) == gold)
+    return {"tau": tau, "tau_50": tau, "exact_order": exact, "composite_S": tau, "parse_failure": float(pred is None)}
+
+
+def shortcut_process_results(doc, results):
+    pred = parse_json_choice(results[0], choices=("1", "2"))
+    item = {"condition": doc["condition"], "category": doc["category"], "correct": float(pred == doc["answer"])}
+    keys = ["ACC_B", "ACC_1", "ACC_2", "delta_ACC", "composite_S"] + [f"{m}_{c}" for c in SPEED_CATEGORIES for m in ("ACC_B", "ACC_1", "ACC_2", "delta_ACC")]
+    return {**{k: item for k in keys}, "parse_failure": float(pred is None)}
+
+
+def shortcut_cot_process_results(doc, results):
+    out = shortcut_process_results(doc, results)
+    out.pop("composite_S")
+    return out
+
+
+def news_year_process_results(doc, results):
+    pred = parse_year(results[0], lo=1000, hi=2100)
+    gold = int(doc["year"])
+    item = {"correct": within_k(pred, gold, 0), "error": None if pred is None else abs(pred - gold)}
+    return {"ACC_Y": item["correct"], "MAE": item["error"], "within_1": within_k(pred, gold, 1), "within_3": within_k(pred, gold, 3),
+            "composite_S": item, "parse_failure": float(pred is None)}
+
+
+def news_year_confidence_process_results(doc, results):
+    obj = extract_json(results[0])
+    pred = parse_year(results[0], lo=1000, hi=2100)
+    try:
+        confidence = float(obj.get("confidence")) if isinstance(obj, dict) else None
+    except (TypeError, ValueError):
+        confidence = None
+    gold = int(doc["year"])
+    item = {"bin": confidence_bin(confidence), "exact": within_k(pred, gold, 0), "w1": within_k(pred, gold, 1), "w3": within_k(pred, gold, 3)}
+    bins = {f"{kind}_conf_{lo}_{hi}": item for lo, hi in CONFIDENCE_BINS for kind in ("n", "acc", "within1", "within3")}
+    return {"ACC_Y": item["exact"], "MAE": None if pred is None else abs(pred - gold), **bins,
+            "parse_failure": float(pred is None or item["bin"] is None)}
+
+
+def news_multimodal_process_results(doc, results):
+    # Strict (paper): the JSON "answer" (or a bare reply) must be exactly one of 1-4; a digit elsewhere in prose is not an answer.
+    pred = parse_json_choice(results[0], choices=("1", "2", "3", "4"))
+    correct = float(pred == doc["answer"])
+    return {"ACC_M": correct, "composite_S": correct, "parse_failure": float(pred is None)}
+
+
+# ---- aggregations --------------------------------------------------------------------------
+def _share(fraction):
+    def agg(values):
+        return fraction * mean(values)
+    return agg
+
+
+def _group_acc(field, value):
+    def agg(items):
+        return mean([i["correct"] for i in items if i[field] == value])
+    agg.__name__ = f"acc_{field}_{value}"
+    return agg
+
+
+def mae(values):
+    return mean(values)
+
+
+def tau_50(values):
+    return 50.0 * (1.0 + mean(values))
+
+
+loc_share = _share(1 / 6)                   # S_A/3 = (ACC_A + (1+τ)/2) / 6
+multimodal_share = _share(1 / 6)            # S_N/3 = (ACC_Y(1-MAE/80) + ACC_M) / 6
+
+
+def sort_share(values):
+    """(1+τ_level)/2 / 6 / 2: τ of S_A is the mean of the intra and cross levels (500 records each)."""
+    return (1.0 + mean(values)) / 2.0 / 12.0
+
+
+def news_year_share(items):
+    acc_y = mean([i["correct"] for i in items])
+    return acc_y * (1.0 - _mae_or_max([i["error"] for i in items]) / MAE_MAX) / 6.0
+
+
+def _mae_or_max(errors):
+    value = mean(errors)
+    return MAE_MAX if value != value else value
+
+
+def _shortcut_metric(name, category=None):
+    def agg(items):
+        where = {"category": category} if category else {}
+        return shortcut_metrics(items, **where)[name]
+    agg.__name__ = f"{name}_{category or 'all'}"
+    return agg
+
+
+def shortcut_share(items):
+    m = shortcut_metrics(items)
+    return shortcut_score(m["ACC_B"], m["delta_ACC"]) / 3.0
+
+
+def _bin_metric(kind, label):
+    def agg(items):
+        chosen = [i for i in items if i["bin"] == label]
+        if kind == "n":
+            return float(len(chosen))
+        return mean([i[{"acc": "exact", "within1": "w1", "within3": "w3"}[kind]] for i in chosen])
+    return agg
+
+
+def sum_of_shares(metrics, sizes, weight_by_size=False):
+    """Group aggregation: S = sum of the tasks' composite_S shares (sizes are not used)."""
+    return float(sum(metrics))
+
+
+for _d in DYNASTIES:
+    globals()[f"acc_dynasty_{_d.lower()}"] = _group_acc("dynasty", _d)
+for _c in ARTIFACT_CATEGORIES:
+    globals()[f"acc_category_{_c}"] = _group_acc("category", _c)
+for _name in ("ACC_B", "ACC_1", "ACC_2", "delta_ACC"):
+    globals()[f"shortcut_{_name}"] = _shortcut_metric(_name)
+    for _c in SPEED_CATEGORIES:
+        globals()[f"shortcut_{_name}_{_c}"] = _shortcut_metric(_name, _c)
+for _lo, _hi in CONFIDENCE_BINS:
+    for _kind in ("n", "acc", "within1", "within3"):
+        globals()[f"conf_{_kind}_{_lo}_{_hi}"] = _bin_metric(_kind, f"{_lo}-{_hi}")

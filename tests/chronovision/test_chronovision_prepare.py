@@ -1,0 +1,97 @@
+"""`chronotasks prepare chronovision` on the real release files with generated
+stand-in images: counts, missing-image report, triplet construction."""
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from chronotasks.cli import main
+from chronotasks.data.chronovision.demo import write_standin_images
+from chronotasks.data.chronovision.prepare import shortcut_trials
+from chronotasks.data.loading import read_jsonl
+
+DROPPED_CHA = "E:\\CHA\\Qing\\Jade\\1.jpg"
+DROPPED_SPEED = "2019_CopaAmerica_Brazil_6.jpg"  # named by sports news test1 (and maybe more)
+
+
+@pytest.fixture(scope="module")
+def prepared(seed_data, tmp_path_factory):
+    source = seed_data / "chronovision"
+    root = tmp_path_factory.mktemp("cv_release")
+    images = root / "images"
+    write_standin_images(source, images, seed=0, skip=frozenset({DROPPED_CHA, DROPPED_SPEED}))
+    out = root / "data" / "chronovision"
+    assert main(["prepare", "chronovision", "--source", str(source), "--images", str(images), "--out", str(out)]) == 0
+    return source, out
+
+
+def test_counts_and_missing_report(prepared, capsys):
+    source, out = prepared
+    report = json.loads((out / "prepare_report.json").read_text())
+    sort_records = [json.loads(l) for l in (source / "artifacts/sort/sort_test_with_ans.jsonl").read_text().splitlines() if l.strip()]
+    lost_sort = Counter(len(r["images"]) for r in sort_records if DROPPED_CHA in r["images"])
+    news = [r for f in sorted((source / "news").glob("*/*-MMT-test-information.json")) for r in json.loads(f.read_text())]
+    lost_news = sum(any(i["original_name"] == DROPPED_SPEED for i in r["images"]) for r in news)
+    counts = report["counts"]
+    assert counts["artifacts_loc.jsonl"] == 876
+    assert counts["artifacts_sort_intra.jsonl"] == 500 - lost_sort[4] and counts["artifacts_sort_cross.jsonl"] == 500 - lost_sort[5]
+    assert counts["news_multimodal.jsonl"] == 1500 - lost_news and lost_news >= 1
+    assert report["speed_images_named"] == 1019
+    assert counts["news_year.jsonl"] == 1018  # year derived from the original file name, one image dropped
+    missing = (out / "missing_images.txt").read_text().splitlines()
+    assert f"artifacts_loc\tloc-jade-1\t{DROPPED_CHA}" in missing
+    assert sum(line.startswith("news_multimodal\t") for line in missing) == lost_news
+    assert report["missing"] == len(missing)
+    shortcut = read_jsonl(out / "shortcut.jsonl")
+    lost_pairs = sum(line.startswith("shortcut\t") for line in missing)
+    assert lost_pairs >= 1 and len(shortcut) == 3 * (1200 - lost_pairs)  # the dropped SPEED image is in shortcut pairs too
+    stats = report["news_year"]
+    assert (stats["mode"], round(stats["mean"]), stats["median"]) == (2010, 2008, 2012)  # §VII.A's baselines
+
+
+def test_localization_and_sort_records(prepared):
+    _, out = prepared
+    loc = read_jsonl(out / "artifacts_loc.jsonl")
+    assert all(sorted(r["options"]) == sorted(["Tang", "Song", "Yuan", "Ming", "Qing"]) for r in loc)
+    assert all(r["options"]["ABCDE".index(r["answer"])] == r["dynasty"] for r in loc)
+    assert len({tuple(r["options"]) for r in loc}) > 50  # option order randomised
+    assert Counter(r["dynasty"] for r in loc)["Qing"] == 266 - 1
+    assert not any("Qing" in p or "CHA" in p for r in loc for p in r["images"])  # anonymised names
+    cross = read_jsonl(out / "artifacts_sort_cross.jsonl")
+    order = ["Tang", "Song", "Yuan", "Ming", "Qing"]
+    for r in cross[:50]:
+        assert [order.index(r["dynasties"][i]) for i in r["gold_order"]] == sorted(order.index(d) for d in r["dynasties"])
+
+
+def test_triplets_follow_randomised_order(prepared):
+    _, out = prepared
+    trials = read_jsonl(out / "shortcut.jsonl")
+    by_pair = {}
+    for t in trials:
+        by_pair.setdefault(t["pair_id"], []).append(t)
+    assert all(sorted(t["condition"] for t in ts) == ["color", "gray_earlier", "gray_later"] for ts in by_pair.values())
+    for t in trials:
+        earlier = 0 if t["answer"] == "1" else 1
+        assert t["years"][earlier] < t["years"][1 - earlier]  # the answer names the earlier image
+        expected_gray = {"color": [False, False], "gray_earlier": [earlier == 0, earlier == 1], "gray_later": [earlier == 1, earlier == 0]}
+        assert t["gray"] == expected_gray[t["condition"]]
+    for ts in by_pair.values():  # same two files in every trial of a pair
+        assert len({frozenset(t["images"]) for t in ts}) == 1
+    share_first = sum(t["answer"] == "1" for t in trials) / len(trials)
+    assert 0.45 < share_first < 0.55
+    assert Counter(t["category"] for t in trials)["diversity"] == 3 * 400
+
+
+def test_shortcut_trials_hand_worked():
+    a = shortcut_trials("sports-test1", "sports", "images/early.jpg", "images/late.jpg", 1990, 2010, seed=0)
+    again = shortcut_trials("sports-test1", "sports", "images/early.jpg", "images/late.jpg", 1990, 2010, seed=0)
+    assert a == again
+    for t in a:
+        first_is_early = t["images"][0] == "images/early.jpg"
+        assert t["answer"] == ("1" if first_is_early else "2")
+        gray_file = [p for p, g in zip(t["images"], t["gray"]) if g]
+        assert gray_file == {"color": [], "gray_earlier": ["images/early.jpg"], "gray_later": ["images/late.jpg"]}[t["condition"]]
+    orders = {tuple(t["images"]) for seed in range(20) for t in shortcut_trials("p", "sports", "e", "l", 1, 2, seed)}
+    assert orders == {("e", "l"), ("l", "e")}

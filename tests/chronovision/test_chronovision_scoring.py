@@ -1,0 +1,182 @@
+"""ChronoVision scoring: composite S against Table III, the grayscale transform
+pixel by pixel, the shortcut metrics and the task hooks on hand-worked outputs."""
+
+import math
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from chronotasks.data.chronovision.grayscale import gray_image, to_gray_bgr, trial_images
+from chronotasks.scoring.composite import chronovision_composite, tau_from_table
+from chronotasks.scoring.index_parsing import parse_index_ordering, parse_named_option
+from chronotasks.scoring.shortcut import confidence_bin, shortcut_metrics
+
+# Table III: ACC_A, 50x(1+tau), ACC_B, ACC_1, ACC_2, delta, ACC_Y, MAE, ACC_M, Overall Score
+TABLE_III = {
+    "Gemini-2.5-Pro": (44.23, 64.05, 86.25, 88.17, 78.75, 9.42, 55.58, 1.91, 84.27, 67.17),
+    "GPT-5.2": (40.14, 62.21, 77.00, 86.33, 56.83, 29.50, 40.98, 3.62, 49.73, 49.96),
+    "InternVL3.5-8B": (24.86, 54.56, 64.92, 90.58, 24.92, 65.66, 13.43, 12.43, 39.00, 29.06),
+    "MiniCPM-V-4.5": (44.93, 55.57, 71.42, 86.67, 40.08, 46.57, 31.53, 3.34, 25.07, 38.68),
+    "GLM-4.1V-9B-Thinking": (36.53, 59.37, 67.67, 89.33, 32.08, 57.25, 34.26, 5.10, 38.27, 37.35),
+    "Qwen2.5-VL-7B-Instruct": (44.01, 56.78, 66.08, 83.67, 40.83, 42.84, 34.12, 3.35, 12.47, 36.91),
+    "Qwen3-VL-2B-Instruct": (25.88, 53.27, 52.42, 63.58, 39.17, 24.41, 28.22, 3.43, 25.27, 35.11),
+    "Qwen3-VL-4B-Instruct": (40.14, 58.23, 68.92, 81.67, 47.58, 34.09, 32.86, 3.06, 26.33, 41.19),
+    "Qwen3-VL-8B-Instruct": (38.43, 61.32, 76.42, 87.00, 56.75, 30.25, 35.80, 3.34, 26.13, 44.47),
+    "Qwen3-VL-235B-A22B-Instruct": (49.94, 62.36, 77.83, 87.50, 55.75, 31.75, 48.48, 2.16, 33.80, 49.92),
+}
+
+
+@pytest.mark.parametrize("model", sorted(TABLE_III))
+def test_composite_reproduces_table_iii_overall_score(model):
+    acc_a, s50, acc_b, _acc1, _acc2, delta, acc_y, mae, acc_m, overall = TABLE_III[model]
+    scores = chronovision_composite(acc_a / 100, tau_from_table(s50), acc_b / 100, delta / 100, acc_y / 100, mae, acc_m / 100)
+    assert scores["S"] * 100 == pytest.approx(overall, abs=0.05)
+
+
+def test_composite_components_hand_worked():
+    # ACC_A .5, tau 0 -> S_A = .5(.5+.5) = .5; ACC_B .8, delta -.25 -> S_S = .8*.75 = .6;
+    # ACC_Y .4, MAE 20 -> .4*.75 = .3, ACC_M .5 -> S_N = .4; S = 1.5/3 = .5
+    s = chronovision_composite(0.5, 0.0, 0.8, -0.25, 0.4, 20.0, 0.5)
+    assert s == pytest.approx({"S_A": 0.5, "S_S": 0.6, "S_N": 0.4, "S": 0.5})
+
+
+# OpenCV's fixed-point BT.601 luma: Y = (wB*B + wG*G + wR*R + 2^(s-1)) >> s, the weights being
+# 0.114 / 0.587 / 0.299 scaled by 2^s. OpenCV 4.x uses s = 14 (1868, 9617, 4899), OpenCV 5.x s = 15
+# (3735, 19235, 9798); the two differ by one grey level on ~0.3% of colours.
+OPENCV_LUMA = {4: (14, 1868, 9617, 4899), 5: (15, 3735, 19235, 9798)}
+
+
+def test_grayscale_is_opencv_bt601_fixed_point_pixel_exact(tmp_path):
+    shift, wb, wg, wr = OPENCV_LUMA[min(5, int(cv2.__version__.split(".")[0]))]
+    assert (wb / 2**shift, wg / 2**shift, wr / 2**shift) == pytest.approx((0.114, 0.587, 0.299), abs=1e-4)
+    v = np.arange(256**3, dtype=np.int64)  # every 24-bit colour once
+    bgr = np.stack([v & 255, (v >> 8) & 255, (v >> 16) & 255], -1).astype(np.uint8).reshape(4096, 4096, 3)
+    b, g, r = (bgr[..., i].astype(np.int64) for i in range(3))
+    expected = (b * wb + g * wg + r * wr + (1 << (shift - 1))) >> shift
+    out = to_gray_bgr(bgr)
+    assert out.shape == bgr.shape and out.dtype == np.uint8
+    for channel in range(3):
+        assert np.array_equal(out[..., channel], expected.astype(np.uint8))
+    assert np.abs(expected - (0.114 * b + 0.587 * g + 0.299 * r)).max() <= 0.51
+    del v, b, g, r, out
+    rng = np.random.default_rng(0)
+    bgr = rng.integers(0, 256, size=(37, 53, 3), dtype=np.uint8)
+    bgr[0, :3] = [[255, 255, 255], [0, 0, 0], [255, 0, 0]]
+    b, g, r = (bgr[..., i].astype(np.int64) for i in range(3))
+    expected = (b * wb + g * wg + r * wr + (1 << (shift - 1))) >> shift
+    assert to_gray_bgr(bgr)[0, 2, 0] == 29  # pure blue: 0.114 * 255 = 29.07
+
+    # Through the file cache: decoded, converted, cached as PNG, read back identical.
+    path = tmp_path / "colour.png"
+    cv2.imwrite(str(path), bgr)
+    first = np.asarray(gray_image(path, tmp_path / "cache"))
+    assert len(list((tmp_path / "cache").rglob("*.png"))) == 1
+    second = np.asarray(gray_image(path, tmp_path / "cache"))
+    assert np.array_equal(first[..., 0], expected.astype(np.uint8)) and np.array_equal(first, second)
+    colour, gray = trial_images([str(path), str(path)], [False, True], tmp_path / "cache")
+    assert np.array_equal(np.asarray(colour)[..., ::-1], bgr) and np.array_equal(np.asarray(gray), first)
+
+
+def test_shortcut_metrics_hand_worked():
+    items = [
+        {"condition": "color", "category": "sports", "correct": 1}, {"condition": "color", "category": "sports", "correct": 0},
+        {"condition": "gray_earlier", "category": "sports", "correct": 1}, {"condition": "gray_earlier", "category": "sports", "correct": 1},
+        {"condition": "gray_later", "category": "sports", "correct": 0}, {"condition": "gray_later", "category": "sports", "correct": 1},
+        {"condition": "color", "category": "politics", "correct": 1},
+        {"condition": "gray_earlier", "category": "politics", "correct": 1},
+        {"condition": "gray_later", "category": "politics", "correct": 0},
+    ]
+    assert shortcut_metrics(items) == pytest.approx({"ACC_B": 2 / 3, "ACC_1": 1.0, "ACC_2": 1 / 3, "delta_ACC": 2 / 3})
+    assert shortcut_metrics(items, category="sports") == pytest.approx({"ACC_B": 0.5, "ACC_1": 1.0, "ACC_2": 0.5, "delta_ACC": 0.5})
+    assert math.isnan(shortcut_metrics(items, category="diversity")["ACC_B"])
+
+
+def test_parsers():
+    assert parse_index_ordering("2,1,3,0", 4) == (2, 1, 3, 0)
+    assert parse_index_ordering("The order is 1, 0, 2, 3.", 4) == (1, 0, 2, 3)
+    assert parse_index_ordering("C, B, D, A", 4) == (2, 1, 3, 0)
+    assert parse_index_ordering("2,1,3", 4) is None and parse_index_ordering("2,1,3,3", 4) is None
+    options = ["Ming", "Tang", "Qing", "Yuan", "Song"]
+    assert parse_named_option("C", options) == "C"
+    assert parse_named_option("Qing", options) == "C"
+    assert parse_named_option("The answer is Song dynasty.", options) == "E"
+    assert parse_named_option("Ming or Qing", options) is None
+    assert [confidence_bin(c) for c in (0, 59, 60, 94.5, 95, 100, 101, None)] == ["0-59", "0-59", "60-69", "90-94", "95-100", "95-100", None, None]
+
+
+# ---- hooks of utils.py on hand-worked outputs ---------------------------------------------------
+@pytest.fixture(scope="module")
+def utils():
+    from chronotasks.tasks.chronovision import utils as module
+    return module
+
+
+def test_localization_hooks(utils):
+    doc = {"options": ["Ming", "Tang", "Qing", "Yuan", "Song"], "answer": "C", "dynasty": "Qing", "category": "jade"}
+    replies = ["C", "Qing", "A", "no idea"]  # right, right (constant baseline style), wrong, unparsed
+    results = [utils.loc_process_results(doc, [r]) for r in replies]
+    assert [r["ACC_A"] for r in results] == [1.0, 1.0, 0.0, 0.0]
+    assert [r["parse_failure"] for r in results] == [0.0, 0.0, 0.0, 1.0]
+    other = utils.loc_process_results({**doc, "answer": "B", "dynasty": "Tang", "category": "coin"}, ["B"])
+    items = [r["acc_qing"] for r in results] + [other["acc_tang"]]
+    assert utils.acc_dynasty_qing(items) == 0.5 and utils.acc_dynasty_tang(items) == 1.0
+    assert utils.acc_category_jade(items) == 0.5 and utils.acc_category_coin(items) == 1.0
+    assert utils.loc_share([r["composite_S"] for r in results]) == pytest.approx(0.5 / 6)
+
+
+def test_sort_hooks(utils):
+    doc = {"gold_order": [0, 2, 1, 3], "n": 4}
+    exact = utils.sort_process_results(doc, ["0,2,1,3"])
+    swapped = utils.sort_process_results(doc, ["2,0,1,3"])  # one discordant pair of 6: tau = (5-1)/6
+    failed = utils.sort_process_results(doc, ["I cannot tell"])
+    assert (exact["tau"], exact["exact_order"]) == (1.0, 1.0)
+    assert swapped["tau"] == pytest.approx(2 / 3) and swapped["exact_order"] == 0.0
+    assert failed["tau"] == 0.0 and failed["parse_failure"] == 1.0
+    taus = [exact["tau"], swapped["tau"], failed["tau"]]  # mean 5/9
+    assert utils.tau_50(taus) == pytest.approx(50 * (1 + 5 / 9))
+    assert utils.sort_share(taus) == pytest.approx((1 + 5 / 9) / 2 / 12)
+
+
+def test_shortcut_hooks(utils):
+    def run(condition, category, answer, reply):
+        return utils.shortcut_process_results({"condition": condition, "category": category, "answer": answer}, [reply])
+    out = [
+        run("color", "sports", "1", '```json\n{"thinking": "...", "answer": "1"}\n```'),
+        run("gray_earlier", "sports", "2", '{"answer": 2}'),
+        run("gray_later", "sports", "1", '{"answer": "2"}'),
+        run("gray_later", "sports", "2", "not JSON"),
+    ]
+    items = [o["ACC_B"] for o in out]
+    assert utils.shortcut_ACC_B(items) == 1.0 and utils.shortcut_ACC_1(items) == 1.0 and utils.shortcut_ACC_2(items) == 0.0
+    assert utils.shortcut_delta_ACC_sports(items) == 1.0
+    assert [o["parse_failure"] for o in out] == [0.0, 0.0, 0.0, 1.0]
+    assert utils.shortcut_share(items) == 0.0  # ACC_B * (1 - |1|)
+    cot = utils.shortcut_cot_process_results({"condition": "color", "category": "sports", "answer": "2"},
+                                             ['{"time_anchors": {"1": "a"}, "historical_context": "x", "reasoning_path": "y", "bias_mitigation": "unchanged", "answer": "2"}'])
+    assert cot["ACC_B"]["correct"] == 1.0 and "composite_S" not in cot
+
+
+def test_news_hooks(utils):
+    doc = {"year": 2010}
+    out = [utils.news_year_process_results(doc, [r]) for r in ("2010", "Year: 2012", "1990", "unknown")]
+    assert [o["ACC_Y"] for o in out] == [1.0, 0.0, 0.0, 0.0]
+    assert [o["within_3"] for o in out] == [1.0, 1.0, 0.0, 0.0]
+    assert [o["within_1"] for o in out] == [1.0, 0.0, 0.0, 0.0]
+    assert utils.mae([o["MAE"] for o in out]) == pytest.approx((0 + 2 + 20) / 3)  # MAE over parsed replies
+    # ACC_Y .25 * (1 - (22/3)/80) / 6
+    assert utils.news_year_share([o["composite_S"] for o in out]) == pytest.approx(0.25 * (1 - 22 / 3 / 80) / 6)
+    mm = {"answer": "3"}
+    strict = [utils.news_multimodal_process_results(mm, [r])["ACC_M"] for r in
+              ('{"answer": "3"}', "3", "Image 3 was taken in 2019, so the answer is 3 rather than 1.", '{"answer": "2"}')]
+    assert strict == [1.0, 1.0, 0.0, 0.0]  # prose with a digit somewhere is not an answer (paper, not release script)
+    conf = [utils.news_year_confidence_process_results(doc, [r]) for r in
+            ('{"year": 2010, "confidence": 96}', '{"year": 2011, "confidence": 97}', '{"year": 2000, "confidence": 75}')]
+    items = [c["acc_conf_95_100"] for c in conf]
+    assert utils.conf_n_95_100(items) == 2.0 and utils.conf_acc_95_100(items) == 0.5 and utils.conf_within1_95_100(items) == 1.0
+    assert utils.conf_acc_70_79(items) == 0.0 and math.isnan(utils.conf_acc_60_69(items))
+
+
+def test_group_sums_shares(utils):
+    assert utils.sum_of_shares([0.1, 0.05, 0.2], [10, 20, 30], False) == pytest.approx(0.35)
