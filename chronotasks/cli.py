@@ -21,10 +21,10 @@ from pathlib import Path
 
 # command -> {name: "module"}; each module defines add_arguments(parser) and run(args).
 SUBCOMMANDS: dict[str, dict[str, str]] = {
-    "prepare": {},
+    "prepare": {"musebench": "chronotasks.data.musebench.prepare"},
     "report": {},
     "metaeval": {},
-    "build": {},
+    "build": {"musebench-qa": "chronotasks.data.musebench.build_qa"},
 }
 
 
