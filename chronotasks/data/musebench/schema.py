@@ -127,7 +127,7 @@ class Rejected(ValueError):
         self.reason = reason
 
 
-_YEAR = re.compile(r"(?<!\d)(1\d{3}|20\d{2})(?!\d)")
+_YEAR = re.compile(r"(?<!\d)([12]\d{3})(?!\d)")
 
 
 def standardize(raw: dict[str, Any], images: list[str], museum: str | None, record_id: str, crawl_year: int) -> dict[str, Any]:
