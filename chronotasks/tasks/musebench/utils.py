@@ -72,6 +72,12 @@ def vqa_process_results(doc, results):
     return {**{name: item for name in metrics}, "empty_answer": float(not pred)}
 
 
+def vqa_descriptive_process_results(doc, results):
+    """As vqa_process_results, without the structured-question accuracies (Table 3 setting)."""
+    out = vqa_process_results(doc, results)
+    return {k: v for k, v in out.items() if k not in ("accuracy", "period_accuracy", "author_accuracy")}
+
+
 def _bert(items):
     return bertscore_f1([i["pred"] for i in items], [i["ref"] for i in items])
 
