@@ -24,10 +24,11 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
     "prepare": {
         "tabvlm": "chronotasks.data.tabvlm.prepare",
         "chronovision": "chronotasks.data.chronovision.prepare",
+        "musebench": "chronotasks.data.musebench.prepare",
     },
     "report": {"tabvlm": "chronotasks.data.tabvlm.report"},
     "metaeval": {},
-    "build": {},
+    "build": {"musebench-qa": "chronotasks.data.musebench.build_qa"},
 }
 
 

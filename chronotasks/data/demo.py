@@ -17,6 +17,7 @@ DEMO_WRITERS = {
     "chrono_demo": "chronotasks.data.chrono_demo:write_demo",
     "tabvlm": "chronotasks.data.tabvlm.demo:write_demo",
     "chronovision": "chronotasks.data.chronovision.demo:write_demo",
+    "musebench": "chronotasks.data.musebench.demo:write_demo",
 }
 
 

@@ -357,3 +357,42 @@ __all__ = [
     "parse_accept", "parse_json_choice", "parse_k_of_n", "parse_letter", "parse_letter_set",
     "parse_ordering", "parse_year", "parse_yes_no",
 ]
+
+
+def extract_json_array(text: Any) -> list | None:
+    """The first JSON array in text (inside ```json fences, or between the first '[' and its
+    matching ']'), or None. Trailing commas are tolerated."""
+    s = "" if text is None else str(text)
+    bodies = [m.group(1) for m in _FENCE.finditer(s)] + [s]
+    for body in bodies:
+        start = body.find("[")
+        while start != -1:
+            depth, in_str, escaped = 0, False, False
+            for i in range(start, len(body)):
+                ch = body[i]
+                if in_str:
+                    if escaped:
+                        escaped = False
+                    elif ch == "\\":
+                        escaped = True
+                    elif ch == '"':
+                        in_str = False
+                    continue
+                if ch == '"':
+                    in_str = True
+                elif ch == "[":
+                    depth += 1
+                elif ch == "]":
+                    depth -= 1
+                    if depth == 0:
+                        candidate = body[start:i + 1]
+                        for attempt in (candidate, re.sub(r",\s*([}\]])", r"\1", candidate)):
+                            try:
+                                value = json.loads(attempt)
+                            except (json.JSONDecodeError, ValueError):
+                                continue
+                            if isinstance(value, list):
+                                return value
+                        break
+            start = body.find("[", start + 1)
+    return None

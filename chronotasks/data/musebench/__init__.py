@@ -1,0 +1,1 @@
+"""MuseBench (Chinese museum artifacts, multi-view): schema, task files, prepare, QA build, demo data."""

@@ -1,0 +1,121 @@
+"""Chinese historical period labels -> the 18 dynasty-level periods of MuseBench (Table 6).
+
+``dynasty_of("清·雍正")`` -> ``"Qing"``: a reign, sub-period or "X dynasty" phrasing of a dynasty
+maps to that dynasty (the dynasty-level matching of MuseBench §5.4). ``dynasties_in(text)``
+finds every dynasty a free-text answer mentions; ``same_dynasty(pred, gold)`` is the
+per-answer accuracy: the answer names exactly one dynasty, the gold one.
+
+Sub-periods are folded into the Table 6 periods: Western/Eastern Zhou, Spring and Autumn and
+Warring States -> Zhou; Western/Eastern Han and Xin -> Han; Western/Eastern Jin and the Sixteen
+Kingdoms -> Jin; Northern/Southern Song -> Song. The Liao 辽, Western Xia 西夏 and Jurchen Jin 金
+have no row in Table 6 and stay unmapped (None); 晋 / "Jin dynasty" is the Jin of 265-420 CE.
+"""
+
+from __future__ import annotations
+
+import re
+
+# canonical name, year range (Table 6), aliases (Chinese and English, matched as substrings
+# for Chinese, as words for English). Order matters for overlapping aliases: longer first.
+DYNASTIES: list[tuple[str, str, tuple[str, ...]]] = [
+    ("Neolithic", "–", ("新石器时代", "新石器", "neolithic", "良渚文化", "河姆渡文化", "仰韶文化", "龙山文化", "红山文化",
+                        "马家窑文化", "大汶口文化", "崧泽文化", "马家浜文化", "石器时代")),
+    ("Xia", "2070–1600 BCE", ("夏代", "夏朝", "二里头文化", "xia dynasty", "xia")),
+    ("Shang", "1600–1046 BCE", ("商代", "商朝", "殷商", "商晚期", "商早期", "商中期", "殷墟", "shang dynasty", "shang")),
+    ("Zhou", "1046–221 BCE", ("西周", "东周", "周代", "周朝", "春秋战国", "春秋", "战国", "zhou dynasty", "western zhou",
+                              "eastern zhou", "spring and autumn", "warring states", "zhou")),
+    ("Qin", "221–207 BCE", ("秦代", "秦朝", "qin dynasty", "qin")),
+    ("Han", "206 BCE–220 CE", ("西汉", "东汉", "汉代", "汉朝", "新莽", "han dynasty", "western han", "eastern han", "han")),
+    ("Three Kingdoms", "220–265 CE", ("三国", "曹魏", "蜀汉", "孙吴", "three kingdoms")),
+    ("Jin", "265–420 CE", ("西晋", "东晋", "晋代", "晋朝", "十六国", "western jin", "eastern jin", "jin dynasty")),
+    ("Northern and Southern Dynasties", "420–589 CE", ("南北朝", "北魏", "东魏", "西魏", "北齐", "北周", "南朝", "北朝",
+                                                       "刘宋", "南齐", "萧梁", "南陈", "northern and southern dynasties",
+                                                       "northern wei", "northern qi", "northern zhou", "southern dynasties",
+                                                       "northern dynasties", "six dynasties", "六朝")),
+    ("Sui", "581–618 CE", ("隋代", "隋朝", "sui dynasty", "sui")),
+    ("Tang", "618–907 CE", ("唐代", "唐朝", "盛唐", "初唐", "中唐", "晚唐", "tang dynasty", "tang")),
+    ("Five Dynasties", "907–960 CE", ("五代十国", "五代", "后梁", "后唐", "后晋", "后汉", "后周", "吴越", "南唐", "前蜀", "后蜀",
+                                     "five dynasties")),
+    ("Song", "960–1279 CE", ("北宋", "南宋", "宋代", "宋朝", "northern song", "southern song", "song dynasty", "song")),
+    ("Yuan", "1271–1368 CE", ("元代", "元朝", "yuan dynasty", "yuan")),
+    ("Ming", "1368–1644 CE", ("明代", "明朝", "ming dynasty", "ming",
+                              "洪武", "建文", "永乐", "洪熙", "宣德", "正统", "景泰", "天顺", "成化", "弘治", "正德",
+                              "嘉靖", "隆庆", "万历", "泰昌", "天启", "崇祯")),
+    ("Qing", "1644–1911 CE", ("清代", "清朝", "qing dynasty", "qing",
+                              "顺治", "康熙", "雍正", "乾隆", "嘉庆", "道光", "咸丰", "同治", "光绪", "宣统")),
+    ("Republic of China", "1912–1949 CE", ("中华民国", "民国", "republic of china", "republican period")),
+    ("People's Republic of China", "1949–present", ("中华人民共和国", "新中国", "当代", "现代", "people's republic of china",
+                                                    "prc", "contemporary")),
+]
+
+PERIODS: tuple[str, ...] = tuple(name for name, _, _ in DYNASTIES)
+
+# single-character dynasty names: matched only when they stand as a period label
+# ("清", "清·雍正", "明 宣德", "宋/元"), not inside any word ("清晰", "明亮").
+_SINGLE = {"夏": "Xia", "商": "Shang", "周": "Zhou", "秦": "Qin", "汉": "Han", "晋": "Jin", "隋": "Sui", "唐": "Tang",
+           "宋": "Song", "元": "Yuan", "明": "Ming", "清": "Qing"}
+_LABEL_SEP = r"[\s·•・,，、/／()（）\[\]【】:：;；\-—~～]"
+
+
+def _aliases() -> list[tuple[str, str]]:
+    pairs = [(alias, name) for name, _, aliases in DYNASTIES for alias in aliases]
+    return sorted(pairs, key=lambda p: -len(p[0]))
+
+
+_ALIASES = _aliases()
+# "people's republic of china" contains "republic of china"; "中华人民共和国" does not contain "中华民国".
+_PRC_EN = re.compile(r"people'?s\s+republic\s+of\s+china", re.IGNORECASE)
+
+
+def _is_cjk(s: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in s)
+
+
+def dynasties_in(text: str | None) -> set[str]:
+    """Every Table 6 period a text names (Chinese or English), reigns mapped to their dynasty."""
+    if not text:
+        return set()
+    s = str(text).strip()
+    low = s.lower()
+    found: set[str] = set()
+    masked = low
+    if _PRC_EN.search(masked):
+        found.add("People's Republic of China")
+        masked = _PRC_EN.sub(" ", masked)
+    for alias, name in _ALIASES:
+        if _is_cjk(alias):
+            if alias in masked:
+                found.add(name)
+                masked = masked.replace(alias, " " * len(alias))
+        else:
+            pattern = r"(?<![a-z])" + re.escape(alias) + r"(?![a-z])"
+            if re.search(pattern, masked):
+                found.add(name)
+                masked = re.sub(pattern, " ", masked)
+    # lone single-character labels: the whole text, or a character delimited by separators / 代朝
+    for char, name in _SINGLE.items():
+        if re.search(rf"(?:^|{_LABEL_SEP}){char}(?:$|{_LABEL_SEP}|[代朝])", masked):
+            found.add(name)
+    return found
+
+
+def dynasty_of(label: str | None) -> str | None:
+    """The one Table 6 period a period label maps to, or None (unknown, or several named)."""
+    found = dynasties_in(label)
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def same_dynasty(pred: str | None, gold: str | None) -> float:
+    """1.0 when the answer names exactly one dynasty and it is the gold label's dynasty.
+
+    A reign counts as its dynasty ("清·雍正" is right for "清代"); a hedge naming two
+    dynasties ("明末清初") is wrong; an answer naming none is wrong.
+    """
+    gold_dynasty = dynasty_of(gold)
+    if gold_dynasty is None:
+        return 0.0
+    found = dynasties_in(pred)
+    return float(found == {gold_dynasty})
+
+
+__all__ = ["DYNASTIES", "PERIODS", "dynasties_in", "dynasty_of", "same_dynasty"]

@@ -1,0 +1,218 @@
+"""``chrono_embed``: embedding retrieval with a CLIP-family dual encoder (transformers).
+
+    lmms-eval --model chrono_embed --model_args pretrained=/path/to/chinese-clip,embed_batch_size=64 \
+        --tasks musebench_retrieval --include_path "$(chronotasks tasks-path)"
+
+Works on retrieval documents that name their candidate corpus (MuseBench retrieval files):
+``corpus`` (a JSONL path: ``{"id", "text"}`` or ``{"id", "images"}`` rows), ``corpus_modality``
+("text"/"image") and ``corpus_root`` (folder the corpus' image paths are relative to). The query
+is the other modality: a document's images (``doc_to_visual``) for a text corpus, its context
+text for an image corpus. The reply to each request is JSON ``{"ranked": [ids, best first]}``
+(``top_k`` of them), which the task turns into hits.
+
+- Model: ``AutoModel`` + ``AutoProcessor`` (CLIPModel, ChineseCLIPModel, any model with
+  ``get_text_features`` / ``get_image_features``), loaded with ``from_pretrained(pretrained)``.
+- Corpus: embedded once per (model, corpus file content, settings) in batches with a progress
+  bar, L2-normalised, cached on disk as ``.npy`` (``cache_dir``; reruns and other tasks that
+  share the corpus reuse it) and indexed with faiss ``IndexFlatIP`` (exact cosine).
+- Multi-view artifacts (image corpus): each view embedding is L2-normalised, the views of an
+  artifact are averaged and the mean is L2-normalised again (``scoring.retrieval.pool_views``);
+  images are streamed ``batch_size`` at a time, and views are summed into a per-artifact
+  accumulator, so memory is O(artifacts × dim) whatever the number of images.
+- Texts longer than the text encoder's window are truncated (``max_text_length``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from lmms_eval.api.instance import Instance
+from lmms_eval.api.model import lmms
+from tqdm import tqdm
+
+from chronotasks.scoring.retrieval import l2_normalize
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get("CHRONOTASKS_CACHE", Path.home() / ".cache" / "chronotasks")) / "embeddings"
+
+
+def _file_sha(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def build_index(vectors: np.ndarray):
+    """A faiss inner-product index over L2-normalised float32 rows."""
+    import faiss
+
+    vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+    index = faiss.IndexFlatIP(vectors.shape[1])
+    index.add(vectors)
+    return index
+
+
+def search(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """(scores, indices) of the top-k rows of ``index`` per query, best first."""
+    k = min(int(k), index.ntotal)
+    return index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
+
+
+class ChronoEmbed(lmms):
+    def __init__(self, pretrained: str, embed_batch_size: int = 32, device: str | None = None, top_k: int = 10,
+                 cache_dir: str | None = None, max_text_length: int | None = None, dtype: str = "float32", **kwargs: Any) -> None:
+        super().__init__()
+        import torch
+        from transformers import AutoModel, AutoProcessor
+
+        # lmms-eval passes its --batch_size / --max_batch_size (requests per call); embedding
+        # batches are set by embed_batch_size instead.
+        unknown = {k for k in kwargs if k not in ("batch_size", "max_batch_size")}
+        if unknown:
+            raise TypeError(f"chrono_embed got unknown model_args: {sorted(unknown)}")
+        self.pretrained = str(pretrained)
+        self.batch_size_per_gpu = int(embed_batch_size)
+        self.top_k = int(top_k)
+        self.device_name = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
+        self._torch = torch
+        self.model = AutoModel.from_pretrained(self.pretrained, dtype=getattr(torch, dtype)).to(self.device_name).eval()
+        self.processor = AutoProcessor.from_pretrained(self.pretrained)
+        text_cfg = getattr(self.model.config, "text_config", None)
+        window = getattr(text_cfg, "max_position_embeddings", None) or 77
+        tok_max = getattr(getattr(self.processor, "tokenizer", None), "model_max_length", None) or window
+        self.max_text_length = int(max_text_length or min(window, tok_max))
+        self._indexes: dict[tuple[str, str], tuple[list[str], Any]] = {}
+
+    # -- encoders ---------------------------------------------------------------------------
+    def _features(self, output) -> np.ndarray:
+        tensor = output if isinstance(output, self._torch.Tensor) else getattr(output, "pooler_output", None)
+        if tensor is None:
+            tensor = output[0]
+        return tensor.detach().float().cpu().numpy()
+
+    def embed_texts(self, texts: list[str]) -> np.ndarray:
+        """L2-normalised text embeddings, (n, dim)."""
+        out = []
+        for start in range(0, len(texts), self.batch_size_per_gpu):
+            batch = [t if t else " " for t in texts[start:start + self.batch_size_per_gpu]]
+            inputs = self.processor(text=batch, padding=True, truncation=True, max_length=self.max_text_length, return_tensors="pt")
+            inputs = {k: v.to(self.device_name) for k, v in inputs.items()}
+            with self._torch.no_grad():
+                out.append(self._features(self.model.get_text_features(**inputs)))
+        return l2_normalize(np.concatenate(out)) if out else np.zeros((0, 1), np.float32)
+
+    def embed_images(self, images: list) -> np.ndarray:
+        """L2-normalised image embeddings of PIL images (one batch), (n, dim)."""
+        inputs = self.processor(images=images, return_tensors="pt")
+        inputs = {k: v.to(self.device_name) for k, v in inputs.items()}
+        with self._torch.no_grad():
+            return l2_normalize(self._features(self.model.get_image_features(**inputs)))
+
+    # -- corpus -----------------------------------------------------------------------------
+    def _cache_key(self, corpus: Path, modality: str) -> str:
+        model_id = self.pretrained
+        config = Path(self.pretrained) / "config.json"
+        if config.is_file():
+            model_id += "|" + hashlib.sha256(config.read_bytes()).hexdigest()
+            weights = sorted(Path(self.pretrained).glob("*.safetensors")) + sorted(Path(self.pretrained).glob("*.bin"))
+            model_id += "|" + "|".join(f"{w.name}:{w.stat().st_size}:{int(w.stat().st_mtime)}" for w in weights)
+        blob = json.dumps([model_id, _file_sha(corpus), modality, self.max_text_length, "mean-of-normalised-views", 1])
+        return hashlib.sha256(blob.encode()).hexdigest()[:32]
+
+    def corpus_embeddings(self, corpus: Path, modality: str, root: Path) -> tuple[list[str], np.ndarray]:
+        """Ids and L2-normalised embeddings of a corpus file (from the disk cache when present)."""
+        from chronotasks.data.loading import open_image, read_jsonl
+
+        key = self._cache_key(corpus, modality)
+        vec_path, ids_path = self.cache_dir / f"{key}.npy", self.cache_dir / f"{key}.ids.json"
+        if vec_path.is_file() and ids_path.is_file():
+            return json.loads(ids_path.read_text()), np.load(vec_path)
+        rows = read_jsonl(corpus)
+        ids = [str(r["id"]) for r in rows]
+        if modality == "text":
+            vectors = self.embed_texts([r["text"] for r in tqdm(rows, desc=f"embed texts {corpus.name}", disable=self.rank != 0)])
+        elif modality == "image":
+            views = [(i, str((root / p).resolve()), r["id"]) for i, r in enumerate(rows) for p in r["images"]]
+            sums, counts = None, np.zeros(len(rows), np.int64)
+            for start in tqdm(range(0, len(views), self.batch_size_per_gpu), desc=f"embed images {corpus.name}",
+                              disable=self.rank != 0):
+                batch = views[start:start + self.batch_size_per_gpu]
+                emb = self.embed_images([open_image(path, rid, "images") for _, path, rid in batch])
+                if sums is None:
+                    sums = np.zeros((len(rows), emb.shape[1]), np.float32)
+                idx = np.array([i for i, _, _ in batch])
+                np.add.at(sums, idx, emb)
+                np.add.at(counts, idx, 1)
+            if sums is None or (counts == 0).any():
+                empty = [ids[i] for i in np.flatnonzero(counts == 0)] if sums is not None else ids
+                raise ValueError(f"{corpus}: artifact(s) without images: {empty[:5]}")
+            vectors = l2_normalize(sums / counts[:, None])
+        else:
+            raise ValueError(f"unknown corpus modality {modality!r} (expected 'text' or 'image')")
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = vec_path.with_suffix(".tmp.npy")
+        np.save(tmp, vectors)
+        os.replace(tmp, vec_path)
+        ids_path.write_text(json.dumps(ids))
+        return ids, vectors
+
+    def _index(self, corpus: str, modality: str, root: str):
+        key = (corpus, modality)
+        if key not in self._indexes:
+            ids, vectors = self.corpus_embeddings(Path(corpus), modality, Path(root))
+            self._indexes[key] = (ids, build_index(vectors))
+        return self._indexes[key]
+
+    # -- lmms-eval API ----------------------------------------------------------------------
+    def generate_until(self, requests: list[Instance]) -> list[str]:
+        replies: list[str | None] = [None] * len(requests)
+        groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+        docs = []
+        for n, request in enumerate(requests):
+            _, _, _, doc_id, task, split = request.args[:6]
+            doc = self.task_dict[task][split][doc_id]
+            docs.append(doc)
+            for field in ("corpus", "corpus_modality"):
+                if not doc.get(field):
+                    raise ValueError(f"chrono_embed: task {task!r} doc {doc.get('id')!r} has no {field!r}; it answers retrieval tasks only")
+            groups[(doc["corpus"], doc["corpus_modality"], doc.get("corpus_root") or str(Path(doc["corpus"]).parent))].append(n)
+        progress = tqdm(total=len(requests), desc="chrono_embed queries", disable=self.rank != 0)
+        for (corpus, modality, root), members in groups.items():
+            ids, index = self._index(corpus, modality, root)
+            for start in range(0, len(members), self.batch_size_per_gpu):
+                batch = members[start:start + self.batch_size_per_gpu]
+                if modality == "text":  # image queries
+                    images, owners = [], []
+                    for n in batch:
+                        doc_images = requests[n].args[2](docs[n])
+                        if len(doc_images) != 1:
+                            raise ValueError(f"chrono_embed: image query {docs[n].get('id')!r} must have exactly one image, has {len(doc_images)}")
+                        images.append(doc_images[0])
+                        owners.append(n)
+                    queries = self.embed_images(images)
+                else:  # text queries
+                    owners = batch
+                    queries = self.embed_texts([requests[n].args[0] for n in batch])
+                _, found = search(index, queries, self.top_k)
+                for n, row in zip(owners, found):
+                    replies[n] = json.dumps({"ranked": [ids[j] for j in row if j >= 0]}, ensure_ascii=False)
+                    self.cache_hook.add_partial("generate_until", requests[n].args, replies[n])
+                progress.update(len(batch))
+        progress.close()
+        return [r if r is not None else "" for r in replies]
+
+    def generate_until_multi_round(self, requests: list[Instance]) -> list[str]:
+        return self.generate_until(requests)
+
+    def loglikelihood(self, requests: list[Instance]) -> list[tuple[float, bool]]:
+        raise NotImplementedError("chrono_embed answers retrieval (generate_until) tasks only")

@@ -1,0 +1,56 @@
+"""The shared cached/retrying OpenAI-compatible client against a local stub server."""
+
+import json
+
+import pytest
+from openai_stub import OpenAIStub, count_images, last_user_text
+from PIL import Image
+
+from model_shims.openai_client import CachedChatClient, ChatError, image_part, text_part
+
+
+def _echo(body):
+    return f"echo:{last_user_text(body)}|images={count_images(body)}"
+
+
+def test_reply_cache_and_data_url_images(tmp_path):
+    image = Image.new("RGB", (4, 4), (255, 0, 0))
+    messages = [{"role": "user", "content": [image_part(image), image_part(image), text_part("何时?")]}]
+    with OpenAIStub(responder=_echo) as stub:
+        client = CachedChatClient(stub.base_url, "stub-model", cache_dir=tmp_path / "cache", backoff_base=0.01)
+        assert client.chat(messages, temperature=0) == "echo:何时?|images=2"
+        assert client.chat(messages, temperature=0) == "echo:何时?|images=2"
+        assert len(stub.requests) == 1  # second call served from the disk cache
+        url = stub.requests[0]["messages"][0]["content"][0]["image_url"]["url"]
+        assert url.startswith("data:image/png;base64,")
+        assert stub.requests[0]["temperature"] == 0
+        # different params -> a different request
+        client.chat(messages, temperature=0.5)
+        assert len(stub.requests) == 2
+    # a new client (e.g. after a crash) reads the same cache and calls nothing: the server is down now
+    again = CachedChatClient(stub.base_url, "stub-model", cache_dir=tmp_path / "cache", max_retries=0)
+    assert again.chat(messages, temperature=0) == "echo:何时?|images=2"
+    assert again.stats == {"cache_hits": 1, "api_calls": 0, "retries": 0}
+
+
+def test_retries_429_and_500_then_succeeds(tmp_path):
+    with OpenAIStub(responder=_echo, failures=[429, 500, 503]) as stub:
+        client = CachedChatClient(stub.base_url, "m", cache_dir=tmp_path, max_retries=5, backoff_base=0.01)
+        assert client.chat([{"role": "user", "content": "hi"}]) == "echo:hi|images=0"
+        assert stub.statuses == [429, 500, 503, 200]
+        assert client.stats["retries"] == 3
+
+
+def test_gives_up_after_max_retries_and_does_not_retry_400(tmp_path):
+    with OpenAIStub(failures=[500] * 10) as stub:
+        client = CachedChatClient(stub.base_url, "m", cache_dir=tmp_path, max_retries=2, backoff_base=0.01)
+        with pytest.raises(ChatError, match="after 3 attempts"):
+            client.chat([{"role": "user", "content": "hi"}])
+        assert len(stub.requests) == 3
+    with OpenAIStub(failures=[400]) as stub:
+        client = CachedChatClient(stub.base_url, "m", cache_dir=tmp_path, max_retries=5, backoff_base=0.01)
+        with pytest.raises(ChatError):
+            client.chat([{"role": "user", "content": "bad"}])
+        assert len(stub.requests) == 1
+    # nothing failed was cached
+    assert not any(p.suffix == ".json" and "reply" in json.loads(p.read_text()) for p in tmp_path.rglob("*.json"))
