@@ -21,9 +21,9 @@ from pathlib import Path
 
 # command -> {name: "module"}; each module defines add_arguments(parser) and run(args).
 SUBCOMMANDS: dict[str, dict[str, str]] = {
-    "prepare": {},
+    "prepare": {"tempviz": "chronotasks.data.tempviz.prepare"},
     "report": {},
-    "metaeval": {},
+    "metaeval": {"tempviz": "chronotasks.data.tempviz.metaeval"},
     "build": {},
 }
 

@@ -17,4 +17,5 @@ def manifests():
         ModelManifest(model_id="chrono_random", simple_class_path="model_shims.baselines.RandomBaseline"),
         ModelManifest(model_id="chrono_constant", simple_class_path="model_shims.baselines.ConstantBaseline"),
         ModelManifest(model_id="chrono_grayscale_prior", simple_class_path="model_shims.baselines.GrayscalePriorBaseline"),
+        ModelManifest(model_id="chrono_diffusers", simple_class_path="model_shims.chrono_diffusers.DiffusersT2I"),
     ]

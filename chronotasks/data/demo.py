@@ -15,6 +15,7 @@ from pathlib import Path
 # benchmark folder name -> "module:function" writing its demo data
 DEMO_WRITERS = {
     "chrono_demo": "chronotasks.data.chrono_demo:write_demo",
+    "tempviz": "chronotasks.data.tempviz.demo:write_demo",
 }
 
 

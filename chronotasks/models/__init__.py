@@ -11,4 +11,5 @@ AVAILABLE_MODELS = {
     "chrono_random": "RandomBaseline",
     "chrono_constant": "ConstantBaseline",
     "chrono_grayscale_prior": "GrayscalePriorBaseline",
+    "chrono_diffusers": "DiffusersT2I",
 }
