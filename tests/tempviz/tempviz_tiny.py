@@ -62,7 +62,7 @@ def build_tiny_sd(folder: Path) -> Path:
         max_position_embeddings=77, bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
         pad_token_id=tokenizer.pad_token_id,
     ))
-    scheduler = DDIMScheduler(beta_start=0.00085, beta_end=0.012, beta_schedule="scaled_linear", clip_sample=False, set_alpha_to_one=False)
+    scheduler = DDIMScheduler(beta_start=0.00085, beta_end=0.012, beta_schedule="scaled_linear", clip_sample=False, set_alpha_to_one=False, steps_offset=1)
     pipe = StableDiffusionPipeline(vae=vae, text_encoder=text_encoder, tokenizer=tokenizer, unet=unet, scheduler=scheduler,
                                    safety_checker=None, feature_extractor=None, requires_safety_checker=False)
     pipe.save_pretrained(folder)
@@ -116,3 +116,13 @@ def build_tiny_blip(folder: Path) -> Path:
     image_processor = BlipImageProcessor(size={"height": 32, "width": 32})
     BlipProcessor(image_processor=image_processor, tokenizer=tokenizer).save_pretrained(folder)
     return folder
+
+
+def build_all(root: Path) -> dict[str, Path]:
+    """Tiny SD pipeline, CLIP and BLIP under root (built once per root)."""
+    dirs = {"sd": root / "sd", "clip": root / "clip", "blip": root / "blip"}
+    builders = {"sd": build_tiny_sd, "clip": build_tiny_clip, "blip": build_tiny_blip}
+    for name, folder in dirs.items():
+        if not (folder / ("model_index.json" if name == "sd" else "config.json")).is_file():
+            builders[name](folder)
+    return dirs
