@@ -85,6 +85,9 @@ def test_answer_matches():
     assert answer_matches("An aardvark", "Aardvark")
     assert answer_matches("about one month old", "One month old")
     assert not answer_matches("a lion", "Aardvark")
+    assert not answer_matches("About one week old", "One month old")
+    assert answer_matches("month old", "One month old") and not answer_matches("old", "One month old")
+    assert answer_matches("Java mouse deer", "Java Mouse-deer")
     assert not answer_matches("", "Aardvark")
 
 
