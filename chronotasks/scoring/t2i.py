@@ -28,7 +28,7 @@ _IMPERATIVE = re.compile(r"^\s*(?:" + "|".join(re.escape(i) for i in IMPERATIVES
 
 
 def strip_imperative(prompt: str) -> str:
-    """"Give me a photorealistic image of X." -> "a photorealistic image of X." (§4.2).
+    """ "Give me a photorealistic image of X." -> "a photorealistic image of X." (§4.2).
 
     Only the four imperatives of Table 5 are removed; surrounding whitespace is trimmed.
     """
@@ -37,10 +37,31 @@ def strip_imperative(prompt: str) -> str:
 
 # Graded rating levels, best first. A level at or above ``accept_from`` is an accept.
 GRADED_LEVELS: tuple[str, ...] = (
-    "outstanding", "excellent", "very good", "good", "fair", "average", "mediocre", "poor", "very poor", "bad", "very bad",
+    "outstanding",
+    "excellent",
+    "very good",
+    "good",
+    "fair",
+    "average",
+    "mediocre",
+    "poor",
+    "very poor",
+    "bad",
+    "very bad",
 )
-_LEVEL_RANK = {"outstanding": 0, "excellent": 0, "very good": 1, "good": 2, "fair": 3, "average": 3, "mediocre": 3,
-               "poor": 4, "bad": 4, "very poor": 5, "very bad": 5}
+_LEVEL_RANK = {
+    "outstanding": 0,
+    "excellent": 0,
+    "very good": 1,
+    "good": 2,
+    "fair": 3,
+    "average": 3,
+    "mediocre": 3,
+    "poor": 4,
+    "bad": 4,
+    "very poor": 5,
+    "very bad": 5,
+}
 DEFAULT_ACCEPT_FROM = "good"
 
 
@@ -50,7 +71,7 @@ def graded_level(text: Any) -> str | None:
     if not s:
         return None
     rating = list(re.finditer(r"rating\s*[:=]\s*", s))
-    segment = s[rating[-1].end():] if rating else s
+    segment = s[rating[-1].end() :] if rating else s
     segment = segment.strip().strip("\"'[]()").strip()
     # longest level names first so "very good" is not read as "good"; "not good" is not a level
     for level in sorted(_LEVEL_RANK, key=len, reverse=True):
@@ -75,7 +96,7 @@ def parse_graded_rating(text: Any, accept_from: str = DEFAULT_ACCEPT_FROM) -> bo
     if not s:
         return UNPARSED
     rating = list(re.finditer(r"rating\s*[:=]\s*", s, re.IGNORECASE))
-    tail = s[rating[-1].start():] if rating else s
+    tail = s[rating[-1].start() :] if rating else s
     level = graded_level(tail)
     if level is not None:
         return _LEVEL_RANK[level] <= _LEVEL_RANK[accept_from]
@@ -154,7 +175,7 @@ def options_of(question: str) -> dict[str, str]:
     options = {}
     for match, following in zip(found, found[1:] + [None]):
         end = following.start() if following else len(question)
-        options[match.group(1)] = question[match.end():end].strip(" -*\n\t")
+        options[match.group(1)] = question[match.end() : end].strip(" -*\n\t")
     return options if len(options) >= 2 else {}
 
 
@@ -174,7 +195,7 @@ def answer_matches(predicted: Any, gold: str, question: str = "") -> bool:
         picked = parse_letter(pred_text, n_options=max(len(options), ord(max(options)) - ord("A") + 1))
         if picked is not None:
             return picked == letter
-        gold = options.get(letter, gold[gold_letter.end():])
+        gold = options.get(letter, gold[gold_letter.end() :])
     g, p = _normalise(gold), _normalise(pred_text)
     if not g or not p:
         return False
@@ -201,6 +222,15 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
 
 
 __all__ = [
-    "DEFAULT_ACCEPT_FROM", "GRADED_LEVELS", "IMPERATIVES", "answer_matches", "cosine", "graded_level", "options_of",
-    "parse_decomposition", "parse_graded_rating", "strip_imperative", "threshold_pass",
+    "DEFAULT_ACCEPT_FROM",
+    "GRADED_LEVELS",
+    "IMPERATIVES",
+    "answer_matches",
+    "cosine",
+    "graded_level",
+    "options_of",
+    "parse_decomposition",
+    "parse_graded_rating",
+    "strip_imperative",
+    "threshold_pass",
 ]

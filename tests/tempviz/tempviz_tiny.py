@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-WORDS = ("a photorealistic image of the in europe that is old one month years map realistic artwork style art "
-         "red fox lake forest january july evening city alpaca hippopotamus koala berlin wall germany after before "
-         "on tower france africa asia 1914 1880 1500 1938 impressionism baroque rococo realism")
+WORDS = (
+    "a photorealistic image of the in europe that is old one month years map realistic artwork style art "
+    "red fox lake forest january july evening city alpaca hippopotamus koala berlin wall germany after before "
+    "on tower france africa asia 1914 1880 1500 1938 impressionism baroque rococo realism"
+)
 
 
 def _bytes_to_unicode() -> dict[int, str]:
@@ -49,22 +51,53 @@ def build_tiny_sd(folder: Path) -> Path:
     tok_dir = write_clip_tokenizer(folder.parent / (folder.name + "_tok"))
     tokenizer = CLIPTokenizer.from_pretrained(tok_dir)
     unet = UNet2DConditionModel(
-        block_out_channels=(32, 64), layers_per_block=1, sample_size=8, in_channels=4, out_channels=4,
-        down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"), up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"),
-        cross_attention_dim=32, attention_head_dim=4, norm_num_groups=8,
+        block_out_channels=(32, 64),
+        layers_per_block=1,
+        sample_size=8,
+        in_channels=4,
+        out_channels=4,
+        down_block_types=("CrossAttnDownBlock2D", "DownBlock2D"),
+        up_block_types=("UpBlock2D", "CrossAttnUpBlock2D"),
+        cross_attention_dim=32,
+        attention_head_dim=4,
+        norm_num_groups=8,
     )
     vae = AutoencoderKL(
-        block_out_channels=(16, 32), in_channels=3, out_channels=3, latent_channels=4, norm_num_groups=8,
-        down_block_types=("DownEncoderBlock2D",) * 2, up_block_types=("UpDecoderBlock2D",) * 2, sample_size=64,
+        block_out_channels=(16, 32),
+        in_channels=3,
+        out_channels=3,
+        latent_channels=4,
+        norm_num_groups=8,
+        down_block_types=("DownEncoderBlock2D",) * 2,
+        up_block_types=("UpDecoderBlock2D",) * 2,
+        sample_size=64,
     )
-    text_encoder = CLIPTextModel(CLIPTextConfig(
-        vocab_size=len(tokenizer), hidden_size=32, intermediate_size=37, num_attention_heads=4, num_hidden_layers=2,
-        max_position_embeddings=77, bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id,
-    ))
-    scheduler = DDIMScheduler(beta_start=0.00085, beta_end=0.012, beta_schedule="scaled_linear", clip_sample=False, set_alpha_to_one=False, steps_offset=1)
-    pipe = StableDiffusionPipeline(vae=vae, text_encoder=text_encoder, tokenizer=tokenizer, unet=unet, scheduler=scheduler,
-                                   safety_checker=None, feature_extractor=None, requires_safety_checker=False)
+    text_encoder = CLIPTextModel(
+        CLIPTextConfig(
+            vocab_size=len(tokenizer),
+            hidden_size=32,
+            intermediate_size=37,
+            num_attention_heads=4,
+            num_hidden_layers=2,
+            max_position_embeddings=77,
+            bos_token_id=tokenizer.bos_token_id,
+            eos_token_id=tokenizer.eos_token_id,
+            pad_token_id=tokenizer.pad_token_id,
+        )
+    )
+    scheduler = DDIMScheduler(
+        beta_start=0.00085, beta_end=0.012, beta_schedule="scaled_linear", clip_sample=False, set_alpha_to_one=False, steps_offset=1
+    )
+    pipe = StableDiffusionPipeline(
+        vae=vae,
+        text_encoder=text_encoder,
+        tokenizer=tokenizer,
+        unet=unet,
+        scheduler=scheduler,
+        safety_checker=None,
+        feature_extractor=None,
+        requires_safety_checker=False,
+    )
     pipe.save_pretrained(folder)
     return folder
 
@@ -78,11 +111,25 @@ def build_tiny_clip(folder: Path) -> Path:
     tok_dir = write_clip_tokenizer(folder.parent / (folder.name + "_tok"))
     tokenizer = CLIPTokenizer.from_pretrained(tok_dir)
     config = CLIPConfig(
-        text_config={"vocab_size": len(tokenizer), "hidden_size": 32, "intermediate_size": 37, "num_attention_heads": 4,
-                     "num_hidden_layers": 2, "max_position_embeddings": 77, "bos_token_id": tokenizer.bos_token_id,
-                     "eos_token_id": tokenizer.eos_token_id, "pad_token_id": tokenizer.pad_token_id},
-        vision_config={"hidden_size": 32, "intermediate_size": 37, "num_attention_heads": 4, "num_hidden_layers": 2,
-                       "image_size": 32, "patch_size": 8},
+        text_config={
+            "vocab_size": len(tokenizer),
+            "hidden_size": 32,
+            "intermediate_size": 37,
+            "num_attention_heads": 4,
+            "num_hidden_layers": 2,
+            "max_position_embeddings": 77,
+            "bos_token_id": tokenizer.bos_token_id,
+            "eos_token_id": tokenizer.eos_token_id,
+            "pad_token_id": tokenizer.pad_token_id,
+        },
+        vision_config={
+            "hidden_size": 32,
+            "intermediate_size": 37,
+            "num_attention_heads": 4,
+            "num_hidden_layers": 2,
+            "image_size": 32,
+            "patch_size": 8,
+        },
         projection_dim=16,
     )
     model = CLIPModel(config)
@@ -104,11 +151,26 @@ def build_tiny_blip(folder: Path) -> Path:
     vocab_file.write_text("\n".join(vocab) + "\n")
     tokenizer = BertTokenizerFast(vocab_file=str(vocab_file), bos_token="[DEC]", model_max_length=32)
     config = BlipConfig(
-        text_config={"vocab_size": len(vocab), "hidden_size": 32, "intermediate_size": 37, "num_attention_heads": 4,
-                     "num_hidden_layers": 2, "max_position_embeddings": 64, "bos_token_id": vocab.index("[DEC]"),
-                     "pad_token_id": 0, "sep_token_id": vocab.index("[SEP]"), "encoder_hidden_size": 32},
-        vision_config={"hidden_size": 32, "intermediate_size": 37, "num_attention_heads": 4, "num_hidden_layers": 2,
-                       "image_size": 32, "patch_size": 8},
+        text_config={
+            "vocab_size": len(vocab),
+            "hidden_size": 32,
+            "intermediate_size": 37,
+            "num_attention_heads": 4,
+            "num_hidden_layers": 2,
+            "max_position_embeddings": 64,
+            "bos_token_id": vocab.index("[DEC]"),
+            "pad_token_id": 0,
+            "sep_token_id": vocab.index("[SEP]"),
+            "encoder_hidden_size": 32,
+        },
+        vision_config={
+            "hidden_size": 32,
+            "intermediate_size": 37,
+            "num_attention_heads": 4,
+            "num_hidden_layers": 2,
+            "image_size": 32,
+            "patch_size": 8,
+        },
         projection_dim=16,
     )
     model = BlipForConditionalGeneration(config)

@@ -30,9 +30,28 @@ def cli_json(files, tmp_path_factory):
 
     repo = TASKS_DIR.parents[1]
     out = tmp_path_factory.mktemp("metaeval")
-    proc = subprocess.run([sys.executable, "-m", "chronotasks.cli", "metaeval", "tempviz", "--annotations", *map(str, files["annotations"]),
-                           "--subset", str(files["subset"]), "--judgments", str(files["judge"]), "--json", "--out", str(out)],
-                          capture_output=True, text=True, cwd=repo, env={"PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chronotasks.cli",
+            "metaeval",
+            "tempviz",
+            "--annotations",
+            *map(str, files["annotations"]),
+            "--subset",
+            str(files["subset"]),
+            "--judgments",
+            str(files["judge"]),
+            "--json",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        env={"PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"},
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout), out
 
@@ -47,8 +66,13 @@ def test_table4_row_gpt5_3shot_simple(cli_json):
 
 def test_table13_per_category(cli_json):
     result, _ = cli_json
-    table13 = {"Landscapes": (76.95, 78.49, 74.88), "Animals": (53.56, 52.42, 50.18), "Artworks": (76.40, 76.57, 75.99),
-               "Buildings": (90.10, 58.70, 59.32), "Maps": (47.45, 48.95, 48.19)}
+    table13 = {
+        "Landscapes": (76.95, 78.49, 74.88),
+        "Animals": (53.56, 52.42, 50.18),
+        "Artworks": (76.40, 76.57, 75.99),
+        "Buildings": (90.10, 58.70, 59.32),
+        "Maps": (47.45, 48.95, 48.19),
+    }
     for category, expected in table13.items():
         got = result["per_category"][category]
         assert (round(got["precision"], 2), round(got["recall"], 2), round(got["f1"], 2)) == expected, category
@@ -57,8 +81,14 @@ def test_table13_per_category(cli_json):
 
 def test_table2_kappa(cli_json):
     kappa = cli_json[0]["kappa"]
-    table2 = {"Landscapes": (0.8160, 1.0, 0.9122), "Animals": (0.5508, 1.0, 0.9189), "Buildings": (0.2801, 0.7626, 1.0),
-              "Maps": (0.2412, 0.9054, 1.0), "Artworks": (0.3080, 1.0, 0.9192), "overall": (0.5016, 0.8970, 0.9502)}
+    table2 = {
+        "Landscapes": (0.8160, 1.0, 0.9122),
+        "Animals": (0.5508, 1.0, 0.9189),
+        "Buildings": (0.2801, 0.7626, 1.0),
+        "Maps": (0.2412, 0.9054, 1.0),
+        "Artworks": (0.3080, 1.0, 0.9192),
+        "overall": (0.5016, 0.8970, 0.9502),
+    }
     for category, expected in table2.items():
         assert tuple(round(kappa[category][q], 4) for q in ("Q1", "Q2", "Q3")) == expected, category
 
@@ -70,7 +100,9 @@ def test_outputs_and_baseline(cli_json):
     assert baseline["seed"] == 0 and 35 < baseline["overall"]["f1"] < 65
     text = (out / "metaeval.md").read_text()
     assert "| vlm_judging_gpt-5_3_shot_simple | Overall | 75.7 | 70.9 | 72.0 | 500 |" in text
-    assert {p.name for p in out.glob("*.png")} == {f"metaeval_{c}.png" for c in ("overall", "landscapes", "animals", "buildings", "maps", "artworks")}
+    assert {p.name for p in out.glob("*.png")} == {
+        f"metaeval_{c}.png" for c in ("overall", "landscapes", "animals", "buildings", "maps", "artworks")
+    }
 
 
 def test_ground_truth_is_annotator_1(files):
@@ -95,8 +127,14 @@ def _judge_file(path, rows, column, values):
 
 
 def test_judging_prompt_file_graded_scale(files, tmp_path):
-    replies = ["ANALYSIS: cub. RATING: Very good", "ANALYSIS: wrong season. RATING: Fair", "ANALYSIS: fine. RATING: Outstanding",
-               "ANALYSIS: no. RATING: Poor", "ANALYSIS: ok. RATING: Good", "ANALYSIS: I cannot tell."]
+    replies = [
+        "ANALYSIS: cub. RATING: Very good",
+        "ANALYSIS: wrong season. RATING: Fair",
+        "ANALYSIS: fine. RATING: Outstanding",
+        "ANALYSIS: no. RATING: Poor",
+        "ANALYSIS: ok. RATING: Good",
+        "ANALYSIS: I cannot tell.",
+    ]
     path = _judge_file(tmp_path / "judging.csv", POS + NEG, "model_response_vlm_prompt", replies)
     result = run_metaeval(files["annotations"], files["subset"], [path])["judges"]["judging"]
     # kept: truth 1,1,1,0,0 vs pred 1,0,1,0,1 -> class 1: P=R=F1=2/3; class 0: P=R=F1=1/2; macro 7/12
@@ -119,5 +157,5 @@ def test_point_biserial_for_continuous_scores(files, tmp_path):
     path = _judge_file(tmp_path / "clip.csv", rows, "clipscore", [3.0, 1.0, 2.0, 2.0])
     result = run_metaeval(files["annotations"], files["subset"], [path], score_column="clipscore")["judges"]["clip"]
     # binary 1,0,1,0; scores 3,1,2,2: (M1 - M0) / sd * sqrt(pq) = (2.5 - 1.5) / sqrt(0.5) * 0.5 = 1/sqrt(2)
-    assert result["point_biserial"]["Q2+Q3"]["r"] == pytest.approx(2 ** -0.5)
+    assert result["point_biserial"]["Q2+Q3"]["r"] == pytest.approx(2**-0.5)
     assert "overall" not in result

@@ -22,8 +22,13 @@ from chronotasks.tasks.tempviz.judging import judge_reply  # noqa: E402
 from model_shims import t2i_judges  # noqa: E402
 from model_shims.t2i_judges import JudgeConfig, judge_image  # noqa: E402
 
-DOC = {"id": "Animals-0", "category": "Animals", "prompt": "Create a photorealistic image of an Aardvark that is one month old.",
-       "prompt_body": "a photorealistic image of an Aardvark that is one month old.", "temporal_cue": "one month old"}
+DOC = {
+    "id": "Animals-0",
+    "category": "Animals",
+    "prompt": "Create a photorealistic image of an Aardvark that is one month old.",
+    "prompt_body": "a photorealistic image of an Aardvark that is one month old.",
+    "temporal_cue": "one month old",
+}
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +90,12 @@ def test_backend_reply_follows_generation_convention(backend_factory, tmp_path):
     from lmms_eval.api.instance import Instance
 
     model = backend_factory(tmp_path, judge="clipscore", judge_threshold="0.1")
-    request = Instance(request_type="generate_until", arguments=(DOC["prompt"], {}, None, 0, "tempviz_animals", "test"), idx=0, metadata={"task": "tempviz_animals", "doc_id": 0, "repeats": 1})
+    request = Instance(
+        request_type="generate_until",
+        arguments=(DOC["prompt"], {}, None, 0, "tempviz_animals", "test"),
+        idx=0,
+        metadata={"task": "tempviz_animals", "doc_id": 0, "repeats": 1},
+    )
     reply = json.loads(model.generate_until([request])[0])
     assert reply["text"] == "" and len(reply["images"]) == 1 and Path(reply["images"][0]).is_file()
     assert reply["judge"] == {"judge": "clipscore", "judge_threshold": "0.1"}
@@ -98,7 +108,9 @@ def test_backend_reply_follows_generation_convention(backend_factory, tmp_path):
 
 # -- judges -------------------------------------------------------------------------------------
 def test_clipscore_judge_tiny_clip_loaded_once(tiny, image_path):
-    config = JudgeConfig.from_mapping({"judge": "clipscore", "judge_model": str(tiny["clip"]), "judge_threshold": "-1", "judge_device": "cpu"})
+    config = JudgeConfig.from_mapping(
+        {"judge": "clipscore", "judge_model": str(tiny["clip"]), "judge_threshold": "-1", "judge_device": "cpu"}
+    )
     first = judge_image(image_path, DOC, config)
     second = judge_image(image_path, DOC, config)
     assert -1.0 <= first["score"] <= 1.0 and first["accept"] is True and first["score"] == second["score"]
@@ -129,30 +141,51 @@ def test_caption_judge_tiny_blip_real_minilm(tiny, image_path):
 
 def test_vlm_direct_standard_prompt_cached(image_path, tmp_path):
     with OpenAIStub(responder=lambda body: "Yes.", failures=[429]) as stub:
-        config = JudgeConfig.from_mapping({"judge": "vlm_direct", "judge_model": "stub-vlm", "judge_base_url": stub.base_url,
-                                           "judge_cache_dir": str(tmp_path / "cache")})
+        config = JudgeConfig.from_mapping(
+            {"judge": "vlm_direct", "judge_model": "stub-vlm", "judge_base_url": stub.base_url, "judge_cache_dir": str(tmp_path / "cache")}
+        )
         result = judge_image(image_path, DOC, config)
         assert result["accept"] is True and result["score"] == 1.0
         assert stub.statuses == [429, 200]  # retried after the rate limit
         body = stub.requests[-1]
         assert count_images(body) == 1
-        assert last_user_text(body) == ("Is the image correct for the following prompt: 'Create a photorealistic image of an Aardvark that "
-                                        "is one month old.'? Is the correct temporal knowledge applied (i.e. one month old)? "
-                                        "Just reply with 'yes' or 'no'.")
+        assert last_user_text(body) == (
+            "Is the image correct for the following prompt: 'Create a photorealistic image of an Aardvark that "
+            "is one month old.'? Is the correct temporal knowledge applied (i.e. one month old)? "
+            "Just reply with 'yes' or 'no'."
+        )
         judge_image(image_path, DOC, config)
         assert len(stub.requests) == 2  # the second judgment came from the disk cache
 
 
 def test_vlm_direct_judging_prompt_3_shot_graded(image_path, tmp_path):
     shots = tmp_path / "shots.jsonl"
-    shots.write_text("\n".join(json.dumps({"image": image_path, "prompt": f"Create a photorealistic image of a lake in europe in {m}",
-                                           "temporal_cue": f"in {m}", "reply": "ANALYSIS: ok RATING: Accept"})
-                               for m in ("january", "may", "october")))
+    shots.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "image": image_path,
+                    "prompt": f"Create a photorealistic image of a lake in europe in {m}",
+                    "temporal_cue": f"in {m}",
+                    "reply": "ANALYSIS: ok RATING: Accept",
+                }
+            )
+            for m in ("january", "may", "october")
+        )
+    )
     replies = iter(["ANALYSIS: young animal. RATING: Very good", "ANALYSIS: hard to say", "ANALYSIS: old. RATING: poor"])
     with OpenAIStub(responder=lambda body: next(replies)) as stub:
-        config = JudgeConfig.from_mapping({"judge": "vlm_direct", "judge_prompt": "judging", "judge_shots": "3",
-                                           "judge_fewshot_file": str(shots), "judge_model": "stub-vlm",
-                                           "judge_base_url": stub.base_url, "judge_cache_dir": str(tmp_path / "cache")})
+        config = JudgeConfig.from_mapping(
+            {
+                "judge": "vlm_direct",
+                "judge_prompt": "judging",
+                "judge_shots": "3",
+                "judge_fewshot_file": str(shots),
+                "judge_model": "stub-vlm",
+                "judge_base_url": stub.base_url,
+                "judge_cache_dir": str(tmp_path / "cache"),
+            }
+        )
         assert judge_image(image_path, DOC, config)["accept"] is True
         body = stub.requests[0]
         assert len(body["messages"]) == 7 and count_images(body) == 4
@@ -160,9 +193,24 @@ def test_vlm_direct_judging_prompt_3_shot_graded(image_path, tmp_path):
         assert body["messages"][1] == {"role": "assistant", "content": "ANALYSIS: ok RATING: Accept"}
         # an unreadable verdict is a parse failure, scored as not accepted, never a crash
         other = dict(DOC, prompt="Create a photorealistic image of an Aardvark that is 46 years old.", temporal_cue="46 years old")
-        reply = json.dumps({"text": "", "images": [image_path], "judge": {k: v for k, v in {
-            "judge": "vlm_direct", "judge_prompt": "judging", "judge_shots": "3", "judge_fewshot_file": str(shots),
-            "judge_model": "stub-vlm", "judge_base_url": stub.base_url, "judge_cache_dir": str(tmp_path / "cache")}.items()}})
+        reply = json.dumps(
+            {
+                "text": "",
+                "images": [image_path],
+                "judge": {
+                    k: v
+                    for k, v in {
+                        "judge": "vlm_direct",
+                        "judge_prompt": "judging",
+                        "judge_shots": "3",
+                        "judge_fewshot_file": str(shots),
+                        "judge_model": "stub-vlm",
+                        "judge_base_url": stub.base_url,
+                        "judge_cache_dir": str(tmp_path / "cache"),
+                    }.items()
+                },
+            }
+        )
         assert judge_reply(other, reply) == {"acceptance": 0.0, "score": None, "judge_parse_failure": 1.0, "generation_failure": 0.0}
         other2 = dict(other, prompt=other["prompt"] + " ")
         assert judge_reply(other2, reply)["acceptance"] == 0.0  # "poor" rejects
@@ -186,8 +234,13 @@ def test_decomp_vqa_threshold(image_path, tmp_path):
         return "B"
 
     with OpenAIStub(responder=responder) as stub:
-        base = {"judge": "decomp_vqa", "judge_model": "stub-vlm", "judge_llm_model": "stub-llm", "judge_base_url": stub.base_url,
-                "judge_cache_dir": str(tmp_path / "cache")}
+        base = {
+            "judge": "decomp_vqa",
+            "judge_model": "stub-vlm",
+            "judge_llm_model": "stub-llm",
+            "judge_base_url": stub.base_url,
+            "judge_cache_dir": str(tmp_path / "cache"),
+        }
         passed = judge_image(image_path, DOC, JudgeConfig.from_mapping({**base, "judge_threshold": "0.75"}))
         assert passed == {"accept": True, "score": 0.75, "parse_failure": False, "questions": 4}
         assert stub.requests[0]["model"] == "stub-llm" and {r["model"] for r in stub.requests[1:]} == {"stub-vlm"}
@@ -200,8 +253,10 @@ def test_decomp_vqa_threshold(image_path, tmp_path):
 @pytest.mark.slow
 def test_lmms_eval_generate_judge_then_rerun_from_cache(tiny, demo_root, lmms_eval_run, tmp_path):
     out_dir = tmp_path / "generations"
-    model_args = (f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,seed=0,batch_size=2,output_dir={out_dir},"
-                  f"judge=clipscore,judge_model={tiny['clip']},judge_threshold=-1")
+    model_args = (
+        f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,seed=0,batch_size=2,output_dir={out_dir},"
+        f"judge=clipscore,judge_model={tiny['clip']},judge_threshold=-1"
+    )
     args = ("--model", "chrono_diffusers", "--model_args", model_args, "--tasks", "tempviz_animals", "--limit", "4")
     first = lmms_eval_run(*args)["results"]["tempviz_animals"]
     assert first["acceptance,none"] == 1.0 and first["generation_failure,none"] == 0.0

@@ -21,7 +21,12 @@ def test_counts_match_table1(prepared):
     _, report = prepared
     # Table 1: 460 / 712 / 284 / 256 / 273 prompts x 4 paraphrases = 7,940
     assert {c: r["prompts"] for c, r in report.items()} == {
-        "Landscapes": 1840, "Animals": 2848, "Buildings": 1136, "Maps": 1024, "Artworks": 1092}
+        "Landscapes": 1840,
+        "Animals": 2848,
+        "Buildings": 1136,
+        "Maps": 1024,
+        "Artworks": 1092,
+    }
     assert sum(r["prompts"] for r in report.values()) == 7940
     assert all(r["matches"] for r in report.values())
 
@@ -33,7 +38,11 @@ def test_record_fields(prepared):
     assert first["prompt"] == "Create a photorealistic image of an Aardvark that is one month old."
     assert first["prompt_body"] == "a photorealistic image of an Aardvark that is one month old."
     assert (first["subject"], first["temporal_cue"], first["temporal_kind"], first["imperative"]) == (
-        "Aardvark", "one month old", "youth", "Create")
+        "Aardvark",
+        "one month old",
+        "youth",
+        "Create",
+    )
     # Table 8, "1 month" expected values
     assert first["expected_values"][:3] == ["tiny", "soft", "infant"]
     assert first["reference_images"] == ["http://commons.wikimedia.org/wiki/Special:FilePath/Porc%20formiguer.JPG"]
@@ -61,9 +70,25 @@ def test_cli_prints_table1_comparison(seed_data, tmp_path, monkeypatch):
     from chronotasks.tasks import TASKS_DIR
 
     repo = TASKS_DIR.parents[1]
-    proc = subprocess.run([sys.executable, "-m", "chronotasks.cli", "prepare", "tempviz", "--source", str(seed_data / "tempviz"),
-                           "--out", str(tmp_path / "tv"), "--categories", "Maps"], capture_output=True, text=True, cwd=repo,
-                          env={"PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin"})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chronotasks.cli",
+            "prepare",
+            "tempviz",
+            "--source",
+            str(seed_data / "tempviz"),
+            "--out",
+            str(tmp_path / "tv"),
+            "--categories",
+            "Maps",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=repo,
+        env={"PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Maps" in proc.stdout and "1024" in proc.stdout
     assert len(read_jsonl(tmp_path / "tv" / "maps.jsonl")) == 1024

@@ -15,31 +15,40 @@ from chronotasks.scoring.t2i import (
 )
 
 
-@pytest.mark.parametrize("prompt, body", [
-    ("Give me a photorealistic image of a lake in europe in july", "a photorealistic image of a lake in europe in july"),
-    ("Produce a realistic map of europe in 1914", "a realistic map of europe in 1914"),
-    ("Generate an artwork in the style of Rococo.", "an artwork in the style of Rococo."),
-    ("Create a photorealistic image of the Berlin Wall in Germany on 10/23/1983 ", "a photorealistic image of the Berlin Wall in Germany on 10/23/1983"),
-    ("a photorealistic image of a Create", "a photorealistic image of a Create"),
-])
+@pytest.mark.parametrize(
+    "prompt, body",
+    [
+        ("Give me a photorealistic image of a lake in europe in july", "a photorealistic image of a lake in europe in july"),
+        ("Produce a realistic map of europe in 1914", "a realistic map of europe in 1914"),
+        ("Generate an artwork in the style of Rococo.", "an artwork in the style of Rococo."),
+        (
+            "Create a photorealistic image of the Berlin Wall in Germany on 10/23/1983 ",
+            "a photorealistic image of the Berlin Wall in Germany on 10/23/1983",
+        ),
+        ("a photorealistic image of a Create", "a photorealistic image of a Create"),
+    ],
+)
 def test_strip_imperative(prompt, body):
     assert strip_imperative(prompt) == body
 
 
-@pytest.mark.parametrize("reply, verdict", [
-    ("ANALYSIS: The fox is clearly a cub. RATING: Outstanding", True),
-    ("ANALYSIS: Mostly right. RATING: Very good", True),
-    ("ANALYSIS: Season is visible. RATING: good", True),
-    ("ANALYSIS: It is a good image but the borders are modern. RATING: Fair", False),
-    ("ANALYSIS: Wrong era.\nRATING: poor", False),
-    ("ANALYSIS: nothing matches. RATING: Very poor", False),
-    ("ANALYSIS: ... RATING: Accept", True),
-    ("ANALYSIS: ... RATING: Not accept", False),
-    ("RATING: **Excellent**", True),
-    ("Average", False),
-    ("ANALYSIS: I cannot tell.", None),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    "reply, verdict",
+    [
+        ("ANALYSIS: The fox is clearly a cub. RATING: Outstanding", True),
+        ("ANALYSIS: Mostly right. RATING: Very good", True),
+        ("ANALYSIS: Season is visible. RATING: good", True),
+        ("ANALYSIS: It is a good image but the borders are modern. RATING: Fair", False),
+        ("ANALYSIS: Wrong era.\nRATING: poor", False),
+        ("ANALYSIS: nothing matches. RATING: Very poor", False),
+        ("ANALYSIS: ... RATING: Accept", True),
+        ("ANALYSIS: ... RATING: Not accept", False),
+        ("RATING: **Excellent**", True),
+        ("Average", False),
+        ("ANALYSIS: I cannot tell.", None),
+        ("", None),
+    ],
+)
 def test_graded_rating_mapping(reply, verdict):
     assert parse_graded_rating(reply) is verdict
 
@@ -95,5 +104,5 @@ def test_threshold_and_cosine():
     assert threshold_pass([True, True, True, False], 0.75) == (0.75, True)
     assert threshold_pass([True, True, True, False], 0.8) == (0.75, False)
     assert threshold_pass([], 0.5) == (0.0, False)
-    assert cosine([1, 0], [1, 1]) == pytest.approx(2 ** -0.5)
+    assert cosine([1, 0], [1, 1]) == pytest.approx(2**-0.5)
     assert cosine([0, 0], [1, 1]) == 0.0

@@ -14,15 +14,31 @@ from chronotasks.data.tempviz import CATEGORIES, task_file
 from chronotasks.data.tempviz.records import row_to_record
 
 _ROWS = {
-    "Landscapes": [("a lake", "in january", "Seasonality"), ("a forest", "in july", "Seasonality"),
-                   ("mountains", "on 10/12/1901", "Seasonality"), ("a city", "in the evening", "Daytime")],
-    "Animals": [("Red Fox", "that is one month old", "youth"), ("Alpaca", "that is 10 years old", "realistic age"),
-                ("Hippopotamus", "that is 40 years old", "realistic age"), ("Koala", "that is 36 years old", "unrealistic age")],
-    "Buildings": [("Berlin Wall", "in Germany on 10/23/1983", "random before"), ("Berlin Wall", "in Germany after 11/09/1989", "after"),
-                  ("Old Tower", "in France before 01/01/1950", "before"), ("Old Tower", "in France on 05/17/1990", "random after")],
+    "Landscapes": [
+        ("a lake", "in january", "Seasonality"),
+        ("a forest", "in july", "Seasonality"),
+        ("mountains", "on 10/12/1901", "Seasonality"),
+        ("a city", "in the evening", "Daytime"),
+    ],
+    "Animals": [
+        ("Red Fox", "that is one month old", "youth"),
+        ("Alpaca", "that is 10 years old", "realistic age"),
+        ("Hippopotamus", "that is 40 years old", "realistic age"),
+        ("Koala", "that is 36 years old", "unrealistic age"),
+    ],
+    "Buildings": [
+        ("Berlin Wall", "in Germany on 10/23/1983", "random before"),
+        ("Berlin Wall", "in Germany after 11/09/1989", "after"),
+        ("Old Tower", "in France before 01/01/1950", "before"),
+        ("Old Tower", "in France on 05/17/1990", "random after"),
+    ],
     "Maps": [("europe", "1914", "maps"), ("africa", "1880", "maps"), ("asia", "1500", "maps"), ("europe", "1938", "maps")],
-    "Artworks": [("Impressionism", "1870 AC", "year"), ("Baroque Art", "1650 AC", "year"),
-                 ("Rococo", "", "period"), ("Realism", "1855 AC", "year")],
+    "Artworks": [
+        ("Impressionism", "1870 AC", "year"),
+        ("Baroque Art", "1650 AC", "year"),
+        ("Rococo", "", "period"),
+        ("Realism", "1855 AC", "year"),
+    ],
 }
 _IMPERATIVES = ("Give me", "Produce", "Generate", "Create")
 
@@ -34,7 +50,12 @@ def _row(category: str, index: int, subject: str, cue: str, kind: str, imperativ
     if category == "Animals":
         article = "an" if subject[0] in "AEIOU" else "a"
         prompt = f"{imperative} a photorealistic image of {article} {subject} {cue}."
-        return {"subject": subject, "prompt": prompt, "promptcategory": kind, "expectedValue": "tiny,soft,infant" if kind == "youth" else ""}
+        return {
+            "subject": subject,
+            "prompt": prompt,
+            "promptcategory": kind,
+            "expectedValue": "tiny,soft,infant" if kind == "youth" else "",
+        }
     if category == "Buildings":
         country = cue.split(" ")[1]
         prompt = f"{imperative} a photorealistic image of the {subject} {cue}"

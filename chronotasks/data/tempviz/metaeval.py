@@ -58,8 +58,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--annotations", nargs=2, required=True, metavar=("A1.xlsx", "A2.xlsx"), help="the two annotators' files")
     parser.add_argument("--subset", required=True, help="prompts_annotation_subset.csv (the annotated items)")
     parser.add_argument("--judgments", nargs="+", required=True, help="judge output CSV file(s)")
-    parser.add_argument("--gt-annotator", type=int, choices=(1, 2), default=1, help="annotator whose Q2 AND Q3 label is the ground truth (paper: 1)")
-    parser.add_argument("--reply-column", default=None, help=f"reply column (default: {SIMPLE_COLUMN} or {JUDGING_COLUMN}, whichever exists)")
+    parser.add_argument(
+        "--gt-annotator", type=int, choices=(1, 2), default=1, help="annotator whose Q2 AND Q3 label is the ground truth (paper: 1)"
+    )
+    parser.add_argument(
+        "--reply-column", default=None, help=f"reply column (default: {SIMPLE_COLUMN} or {JUDGING_COLUMN}, whichever exists)"
+    )
     parser.add_argument("--score-column", default=None, help="numeric column for point-biserial r (continuous judges)")
     parser.add_argument("--accept-from", default=DEFAULT_ACCEPT_FROM, help="lowest graded RATING that counts as accept")
     parser.add_argument("--seed", type=int, default=DEFAULT_BASELINE_SEED, help="seed of the random baseline")
@@ -107,8 +111,9 @@ def read_subset(path: Path) -> pd.DataFrame:
     return frame[KEY].drop_duplicates()
 
 
-def judge_verdicts(path: Path, reply_column: str | None = None, accept_from: str = DEFAULT_ACCEPT_FROM,
-                   score_column: str | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
+def judge_verdicts(
+    path: Path, reply_column: str | None = None, accept_from: str = DEFAULT_ACCEPT_FROM, score_column: str | None = None
+) -> tuple[pd.DataFrame, dict[str, Any]]:
     """A judge file as (model, category, index, pred[, score]) with unparsed replies dropped; and info."""
     frame = pd.read_csv(path)
     missing = [k for k in KEY if k not in frame.columns]
@@ -120,7 +125,9 @@ def judge_verdicts(path: Path, reply_column: str | None = None, accept_from: str
         if score_column not in frame.columns:
             raise DataError(f"{path}: no column {score_column!r}")
         out["score"] = pd.to_numeric(frame[score_column], errors="coerce")
-    column = reply_column or (SIMPLE_COLUMN if SIMPLE_COLUMN in frame.columns else JUDGING_COLUMN if JUDGING_COLUMN in frame.columns else None)
+    column = reply_column or (
+        SIMPLE_COLUMN if SIMPLE_COLUMN in frame.columns else JUDGING_COLUMN if JUDGING_COLUMN in frame.columns else None
+    )
     if column is None and not score_column:
         raise DataError(f"{path}: no reply column ({SIMPLE_COLUMN} or {JUDGING_COLUMN}) and no --score-column")
     if column is not None:
@@ -187,8 +194,16 @@ def evaluate_judge(truth: pd.DataFrame, judged: pd.DataFrame, info: dict[str, An
     return result
 
 
-def run_metaeval(annotations: list[Path], subset: Path, judgments: list[Path], gt_annotator: int = 1, reply_column: str | None = None,
-                 score_column: str | None = None, accept_from: str = DEFAULT_ACCEPT_FROM, seed: int = DEFAULT_BASELINE_SEED) -> dict[str, Any]:
+def run_metaeval(
+    annotations: list[Path],
+    subset: Path,
+    judgments: list[Path],
+    gt_annotator: int = 1,
+    reply_column: str | None = None,
+    score_column: str | None = None,
+    accept_from: str = DEFAULT_ACCEPT_FROM,
+    seed: int = DEFAULT_BASELINE_SEED,
+) -> dict[str, Any]:
     a1, a2 = (read_annotations(Path(p)) for p in annotations)
     items = read_subset(Path(subset))
     truth = (a1 if gt_annotator == 1 else a2).merge(items, on=KEY, how="inner")
@@ -199,8 +214,13 @@ def run_metaeval(annotations: list[Path], subset: Path, judgments: list[Path], g
         judged, info = judge_verdicts(Path(path), reply_column, accept_from, score_column)
         judges[Path(path).stem] = evaluate_judge(truth, judged, info)
     return {
-        "ground_truth": {"annotator": gt_annotator, "file": str(annotations[gt_annotator - 1]), "label": "Q2 AND Q3",
-                         "items": int(len(truth)), "positives": int(truth["combined"].sum())},
+        "ground_truth": {
+            "annotator": gt_annotator,
+            "file": str(annotations[gt_annotator - 1]),
+            "label": "Q2 AND Q3",
+            "items": int(len(truth)),
+            "positives": int(truth["combined"].sum()),
+        },
         "judges": judges,
         "random_baseline": random_baseline(truth, seed),
         "kappa": kappa_table(a1, a2),
@@ -209,8 +229,12 @@ def run_metaeval(annotations: list[Path], subset: Path, judgments: list[Path], g
 
 # -- output -----------------------------------------------------------------------------------
 def markdown(results: dict[str, Any]) -> str:
-    lines = [f"# TempViz meta-evaluation (ground truth: annotator {results['ground_truth']['annotator']}, Q2 AND Q3)", "",
-             "| Judge | Category | P | R | F1 | n |", "|---|---|---|---|---|---|"]
+    lines = [
+        f"# TempViz meta-evaluation (ground truth: annotator {results['ground_truth']['annotator']}, Q2 AND Q3)",
+        "",
+        "| Judge | Category | P | R | F1 | n |",
+        "|---|---|---|---|---|---|",
+    ]
     rows = [(name, r) for name, r in results["judges"].items() if "overall" in r]
     rows.append((f"Random baseline (seed {results['random_baseline']['seed']})", results["random_baseline"]))
     for name, r in rows:
@@ -223,7 +247,13 @@ def markdown(results: dict[str, Any]) -> str:
             lines += ["", f"Point-biserial r of {name}:", "", "| Question | r | p | n |", "|---|---|---|---|"]
             for q, v in r["point_biserial"].items():
                 lines.append(f"| {q} | {v['r']:.4f} | {v['p']:.3g} | {v['n']} |")
-    lines += ["", "Cohen's κ between the annotators:", "", "| Category | Image quality (Q1) | Subject (Q2) | Temporal (Q3) |", "|---|---|---|---|"]
+    lines += [
+        "",
+        "Cohen's κ between the annotators:",
+        "",
+        "| Category | Image quality (Q1) | Subject (Q2) | Temporal (Q3) |",
+        "|---|---|---|---|",
+    ]
     for category, k in results["kappa"].items():
         lines.append(f"| {category} | {k['Q1']:.4f} | {k['Q2']:.4f} | {k['Q3']:.4f} |")
     return "\n".join(lines) + "\n"
@@ -244,7 +274,9 @@ def bar_charts(results: dict[str, Any], out: Path) -> list[Path]:
         fig, ax = plt.subplots(figsize=(1.8 + 1.6 * len(rows), 3.2))
         width = 0.25
         for i, metric in enumerate(("precision", "recall", "f1")):
-            values = [(r["overall"] if category == "overall" else r["per_category"].get(category, {})).get(metric, 0.0) for r in rows.values()]
+            values = [
+                (r["overall"] if category == "overall" else r["per_category"].get(category, {})).get(metric, 0.0) for r in rows.values()
+            ]
             ax.bar(np.arange(len(rows)) + (i - 1) * width, values, width, label=metric)
         ax.set_xticks(np.arange(len(rows)), list(rows), fontsize=7)
         ax.set_ylim(0, 100)
@@ -260,8 +292,9 @@ def bar_charts(results: dict[str, Any], out: Path) -> list[Path]:
 
 
 def run(args: argparse.Namespace) -> int:
-    results = run_metaeval(args.annotations, args.subset, args.judgments, args.gt_annotator, args.reply_column,
-                           args.score_column, args.accept_from, args.seed)
+    results = run_metaeval(
+        args.annotations, args.subset, args.judgments, args.gt_annotator, args.reply_column, args.score_column, args.accept_from, args.seed
+    )
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "metaeval.md").write_text(markdown(results), encoding="utf-8")

@@ -40,8 +40,12 @@ def prepare(source: Path, out: Path, categories=CATEGORIES) -> dict[str, dict[st
         records = read_category_csv(find_csv(source, category), category)
         write_jsonl(out / task_file(category), records)
         expected = TABLE1_PROMPTS[category] * PARAPHRASES
-        report[category] = {"prompts": len(records), "table1": expected, "table1_base": TABLE1_PROMPTS[category],
-                            "matches": int(len(records) == expected)}
+        report[category] = {
+            "prompts": len(records),
+            "table1": expected,
+            "table1_base": TABLE1_PROMPTS[category],
+            "matches": int(len(records) == expected),
+        }
     return report
 
 

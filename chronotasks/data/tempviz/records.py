@@ -73,8 +73,13 @@ def temporal_cue(category: str, row: dict[str, str], prompt: str) -> str:
     match = _CUE_PATTERNS[category].search(prompt)
     if match:
         return match.group(1).strip()
-    fallback = {"Landscapes": ("temporalvalue", "daytimevalue"), "Animals": ("time",), "Buildings": ("DemolitionDate",),
-                "Maps": ("suggestion",), "Artworks": ("time",)}[category]
+    fallback = {
+        "Landscapes": ("temporalvalue", "daytimevalue"),
+        "Animals": ("time",),
+        "Buildings": ("DemolitionDate",),
+        "Maps": ("suggestion",),
+        "Artworks": ("time",),
+    }[category]
     return _get(row, *fallback)
 
 
