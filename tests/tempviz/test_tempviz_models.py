@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from openai_stub import OpenAIStub, count_images, last_user_text  # noqa: E402
 from tempviz_tiny import build_all  # noqa: E402
 
-from chronotasks.tasks.tempviz.judging import judge_reply  # noqa: E402
+from chronotasks.data.tempviz.judging import judge_reply  # noqa: E402
 from model_shims import t2i_judges  # noqa: E402
 from model_shims.t2i_judges import JudgeConfig, judge_image  # noqa: E402
 
@@ -214,6 +214,8 @@ def test_vlm_direct_judging_prompt_3_shot_graded(image_path, tmp_path):
         assert judge_reply(other, reply) == {"acceptance": 0.0, "score": None, "judge_parse_failure": 1.0, "generation_failure": 0.0}
         other2 = dict(other, prompt=other["prompt"] + " ")
         assert judge_reply(other2, reply)["acceptance"] == 0.0  # "poor" rejects
+    missing = json.dumps({"text": "", "images": [str(tmp_path / "deleted.png")]})
+    assert judge_reply(DOC, missing)["generation_failure"] == 1.0
     assert judge_reply(DOC, "not json") == {"acceptance": 0.0, "score": None, "judge_parse_failure": 0.0, "generation_failure": 1.0}
 
 

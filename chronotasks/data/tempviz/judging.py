@@ -1,4 +1,4 @@
-"""Glue between a task's generation reply and the judges (model_shims/t2i_judges.py).
+"""(Used by chronotasks/tasks/tempviz/utils.py.) Glue between a task's generation reply and the judges (model_shims/t2i_judges.py).
 
 The judge configuration of a task comes, lowest priority first, from
 ``lmms_eval_specific_kwargs`` of the task YAML (keys ``judge``, ``judge_*``; seen
@@ -10,6 +10,7 @@ each reply's ``"judge"`` field), so a run can pick its judge on the command line
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 _TASK_KWARGS: dict[str, dict[str, Any]] = {}
@@ -36,7 +37,7 @@ def judge_reply(doc: dict[str, Any], reply: str) -> dict[str, Any]:
         images = payload.get("images") or []
     except (json.JSONDecodeError, TypeError, AttributeError):
         payload, images = {}, []
-    if not images:
+    if not images or not Path(images[0]).is_file():
         return {"acceptance": 0.0, "score": None, "judge_parse_failure": 0.0, "generation_failure": 1.0}
     result = judge_image(images[0], doc, judge_config(doc["category"], payload.get("judge")))
     return {
