@@ -25,9 +25,10 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
         "tabvlm": "chronotasks.data.tabvlm.prepare",
         "chronovision": "chronotasks.data.chronovision.prepare",
         "musebench": "chronotasks.data.musebench.prepare",
+        "tempviz": "chronotasks.data.tempviz.prepare",
     },
     "report": {"tabvlm": "chronotasks.data.tabvlm.report"},
-    "metaeval": {},
+    "metaeval": {"tempviz": "chronotasks.data.tempviz.metaeval"},
     "build": {"musebench-qa": "chronotasks.data.musebench.build_qa"},
 }
 

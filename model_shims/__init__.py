@@ -18,4 +18,5 @@ def manifests():
         ModelManifest(model_id="chrono_constant", simple_class_path="model_shims.baselines.ConstantBaseline"),
         ModelManifest(model_id="chrono_grayscale_prior", simple_class_path="model_shims.baselines.GrayscalePriorBaseline"),
         ModelManifest(model_id="chrono_embed", simple_class_path="model_shims.chrono_embed.ChronoEmbed"),
+        ModelManifest(model_id="chrono_diffusers", simple_class_path="model_shims.chrono_diffusers.DiffusersT2I"),
     ]

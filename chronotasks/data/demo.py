@@ -18,6 +18,7 @@ DEMO_WRITERS = {
     "tabvlm": "chronotasks.data.tabvlm.demo:write_demo",
     "chronovision": "chronotasks.data.chronovision.demo:write_demo",
     "musebench": "chronotasks.data.musebench.demo:write_demo",
+    "tempviz": "chronotasks.data.tempviz.demo:write_demo",
 }
 
 

@@ -12,4 +12,5 @@ AVAILABLE_MODELS = {
     "chrono_constant": "ConstantBaseline",
     "chrono_grayscale_prior": "GrayscalePriorBaseline",
     "chrono_embed": "ChronoEmbed",
+    "chrono_diffusers": "DiffusersT2I",
 }

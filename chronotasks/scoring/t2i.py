@@ -1,0 +1,236 @@
+"""Pure functions for judging text-to-image generations (TempViz §4.2, App. D).
+
+- ``strip_imperative``: the prompt without its imperative prefix ("Generate ...").
+- ``parse_graded_rating``: a judge's RATING on a graded scale (outstanding / very
+  good / good / fair / poor / ...) or Accept / Not accept, mapped to accept/reject.
+- ``parse_decomposition``: question/answer pairs from the decomposition LLM's reply.
+- ``answer_matches``: is a VQA answer right for a decomposed question?
+- ``threshold_pass``: share of right answers and the pass verdict at a threshold.
+- ``cosine``: cosine similarity of two vectors.
+
+Imports nothing of chronotasks but scoring.parsing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from chronotasks.scoring.parsing import UNPARSED, clean, extract_json, parse_accept, parse_letter
+
+IMPERATIVES = ("Give me", "Produce", "Generate", "Create")
+_IMPERATIVE = re.compile(r"^\s*(?:" + "|".join(re.escape(i) for i in IMPERATIVES) + r")\b[\s:,]*", re.IGNORECASE)
+
+
+def strip_imperative(prompt: str) -> str:
+    """ "Give me a photorealistic image of X." -> "a photorealistic image of X." (§4.2).
+
+    Only the four imperatives of Table 5 are removed; surrounding whitespace is trimmed.
+    """
+    return _IMPERATIVE.sub("", str(prompt), count=1).strip()
+
+
+# Graded rating levels, best first. A level at or above ``accept_from`` is an accept.
+GRADED_LEVELS: tuple[str, ...] = (
+    "outstanding",
+    "excellent",
+    "very good",
+    "good",
+    "fair",
+    "average",
+    "mediocre",
+    "poor",
+    "very poor",
+    "bad",
+    "very bad",
+)
+_LEVEL_RANK = {
+    "outstanding": 0,
+    "excellent": 0,
+    "very good": 1,
+    "good": 2,
+    "fair": 3,
+    "average": 3,
+    "mediocre": 3,
+    "poor": 4,
+    "bad": 4,
+    "very poor": 5,
+    "very bad": 5,
+}
+DEFAULT_ACCEPT_FROM = "good"
+
+
+def graded_level(text: Any) -> str | None:
+    """The graded level named in a RATING ("RATING: Very good" -> "very good"), or None."""
+    s = clean(text).lower()
+    if not s:
+        return None
+    rating = list(re.finditer(r"rating\s*[:=]\s*", s))
+    segment = s[rating[-1].end() :] if rating else s
+    segment = segment.strip().strip("\"'[]()").strip()
+    # longest level names first so "very good" is not read as "good"; "not good" is not a level
+    for level in sorted(_LEVEL_RANK, key=len, reverse=True):
+        match = re.search(r"(?<![\w-])" + re.escape(level) + r"(?![\w-])", segment)
+        if match and not re.search(r"\bnot\s+$", segment[: match.start()]):
+            if rating or len(segment) <= 40:  # without a RATING cue, only a short reply is a rating
+                return level
+    return None
+
+
+def parse_graded_rating(text: Any, accept_from: str = DEFAULT_ACCEPT_FROM) -> bool | None:
+    """A judging-prompt verdict as accept (True) / reject (False) / unparsed (None).
+
+    "RATING: Accept" / "Not accept" (the paper's scale) are read with
+    ``parse_accept``. A graded RATING is an accept when its level is at least
+    ``accept_from`` (default "good": outstanding, excellent, very good and good
+    accept; fair, average, mediocre, poor, bad, very poor, very bad reject).
+    """
+    if accept_from not in _LEVEL_RANK:
+        raise ValueError(f"accept_from must be one of {sorted(_LEVEL_RANK)}, got {accept_from!r}")
+    s = clean(text)
+    if not s:
+        return UNPARSED
+    rating = list(re.finditer(r"rating\s*[:=]\s*", s, re.IGNORECASE))
+    tail = s[rating[-1].start() :] if rating else s
+    level = graded_level(tail)
+    if level is not None:
+        return _LEVEL_RANK[level] <= _LEVEL_RANK[accept_from]
+    return parse_accept(tail)
+
+
+_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+", re.MULTILINE)
+_ANSWER_SPLIT = re.compile(r"(?:-\s*)?(?:correct\s+)?answer\s*:\s*", re.IGNORECASE)
+_TYPE_LABEL = re.compile(r"^\s*(?:open[- ]ended|multiple[- ]choice)\s+question\s*:\s*", re.IGNORECASE)
+
+
+def parse_decomposition(text: Any) -> list[dict[str, str]]:
+    """Question/answer pairs from the decomposition LLM's reply (App. D.1).
+
+    Reads a JSON list (or {"questions": [...]}) of {"question", "answer"}
+    objects, or the numbered markdown the paper shows
+    ("1. **Open-ended question:** What ...? - **Answer:** Aardvark"). Items
+    without an answer are skipped. Returns [] when nothing is found.
+    """
+    s = "" if text is None else str(text)
+    parsed = _json_pairs(s)
+    if parsed:
+        return parsed
+    body = clean(s)
+    pairs = []
+    starts = [m.start() for m in _ITEM.finditer(body)] + [len(body)]
+    for begin, end in zip(starts, starts[1:]):
+        item = _ITEM.sub("", body[begin:end], count=1).strip()
+        parts = _ANSWER_SPLIT.split(item, maxsplit=1)
+        if len(parts) != 2:
+            continue
+        question = _TYPE_LABEL.sub("", parts[0]).strip(" -\n\t")
+        answer = parts[1].strip().splitlines()[0].strip(" -") if parts[1].strip() else ""
+        if question.endswith("?") or "?" in question:
+            if answer:
+                pairs.append({"question": " ".join(question.split()), "answer": answer})
+    return pairs
+
+
+def _json_pairs(s: str) -> list[dict[str, str]]:
+    candidates: list[Any] = []
+    fence = re.search(r"```(?:json)?\s*(\[.*?\])\s*```", s, re.DOTALL)
+    bare = re.search(r"(\[\s*\{.*\}\s*\])", s, re.DOTALL)
+    for match in (fence, bare):
+        if match:
+            try:
+                candidates.append(json.loads(match.group(1)))
+            except json.JSONDecodeError:
+                pass
+    obj = extract_json(s)
+    if isinstance(obj, dict) and isinstance(obj.get("questions"), list):
+        candidates.append(obj["questions"])
+    for candidate in candidates:
+        pairs = [
+            {"question": str(item["question"]).strip(), "answer": str(item["answer"]).strip()}
+            for item in candidate
+            if isinstance(item, dict) and item.get("question") and item.get("answer") not in (None, "")
+        ]
+        if pairs:
+            return pairs
+    return []
+
+
+_OPTION = re.compile(r"(?<![A-Za-z])([A-H])\)\s*")
+_ARTICLES = {"a", "an", "the"}
+
+
+def _normalise(text: str) -> list[str]:
+    table = str.maketrans({ch: " " for ch in string.punctuation})
+    return [w for w in str(text).lower().translate(table).split() if w not in _ARTICLES]
+
+
+def options_of(question: str) -> dict[str, str]:
+    """The lettered options of a multiple-choice question: {"A": "Lion", ...} ({} if none)."""
+    found = list(_OPTION.finditer(question))
+    options = {}
+    for match, following in zip(found, found[1:] + [None]):
+        end = following.start() if following else len(question)
+        options[match.group(1)] = question[match.end() : end].strip(" -*\n\t")
+    return options if len(options) >= 2 else {}
+
+
+def answer_matches(predicted: Any, gold: str, question: str = "") -> bool:
+    """Is a VQA reply right? Multiple choice: the same option letter, or the
+    option's text contained in the reply. Open-ended: the normalised gold text
+    is contained in the reply, or the reply is a part of the gold text holding
+    at least half of its words ("month old" for "one month old", not "old").
+    Case, articles and punctuation are ignored."""
+    pred_text = clean(predicted)
+    if not pred_text:
+        return False
+    options = options_of(question)
+    gold_letter = re.match(r"\s*([A-H])\)", gold)
+    if options and gold_letter:
+        letter = gold_letter.group(1)
+        picked = parse_letter(pred_text, n_options=max(len(options), ord(max(options)) - ord("A") + 1))
+        if picked is not None:
+            return picked == letter
+        gold = options.get(letter, gold[gold_letter.end() :])
+    g, p = _normalise(gold), _normalise(pred_text)
+    if not g or not p:
+        return False
+    g_str, p_str = " ".join(g), " ".join(p)
+    if f" {g_str} " in f" {p_str} ":
+        return True
+    # a reply that is part of the gold answer counts when it holds at least half of its words
+    return f" {p_str} " in f" {g_str} " and 2 * len(p) >= len(g)
+
+
+def threshold_pass(correct: Sequence[bool], threshold: float) -> tuple[float, bool]:
+    """(share of right answers, share >= threshold). No questions: (0.0, False)."""
+    if not correct:
+        return 0.0, False
+    share = sum(bool(c) for c in correct) / len(correct)
+    return share, share >= threshold - 1e-12
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity of two vectors (0.0 when one is zero)."""
+    x, y = np.asarray(a, dtype=float).ravel(), np.asarray(b, dtype=float).ravel()
+    denom = float(np.linalg.norm(x) * np.linalg.norm(y))
+    return float(x @ y / denom) if denom else 0.0
+
+
+__all__ = [
+    "DEFAULT_ACCEPT_FROM",
+    "GRADED_LEVELS",
+    "IMPERATIVES",
+    "answer_matches",
+    "cosine",
+    "graded_level",
+    "options_of",
+    "parse_decomposition",
+    "parse_graded_rating",
+    "strip_imperative",
+    "threshold_pass",
+]

@@ -1,0 +1,244 @@
+"""Text-to-image backend over a diffusers pipeline (``--model chrono_diffusers``).
+
+    --model chrono_diffusers --model_args pretrained=<hub id or local dir>,num_inference_steps=30,
+        guidance_scale=7.5,seed=0,batch_size=4,output_dir=./t2i_cache[,height=..,width=..,dtype=..,device=..]
+        [,judge=clipscore,judge_model=...]   (judge_* keys are passed on to the task's judge)
+
+For each ``generate_until`` request the context (the T2I prompt) is turned into
+one image and the reply is lmms-eval's generation convention, a JSON string
+``{"text": "", "images": ["/abs/path.png"], ...}`` (see lmms-eval's imgedit task).
+
+- Loading: ``AutoPipelineForText2Image.from_pretrained`` (SD1.5, SDXL, SDXL-Turbo,
+  SD3.5, FLUX), falling back to ``DiffusionPipeline.from_pretrained``.
+- Seeding: each image has its own ``torch.Generator`` seeded from
+  sha256(seed, prompt), so an image does not depend on batch composition,
+  request order or rank.
+- Cache: the image path is a hash of (model, prompt, seed, settings) under
+  ``output_dir``; a finished image is reused. Images are written to a temporary
+  file then ``os.replace``d, so a crash never leaves a partial file under the
+  final name. Each call appends {"generated", "cached"} counts to
+  ``output_dir/generation_log.jsonl``.
+- Distributed: lmms-eval gives each rank its own shard of the requests
+  (``rank``/``world_size`` come from the Accelerator, as in other lmms-eval
+  models); each rank generates only its shard into the shared cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from lmms_eval.api.instance import Instance
+from lmms_eval.api.model import lmms
+from tqdm import tqdm
+
+_SETTING_KEYS = ("num_inference_steps", "guidance_scale", "height", "width", "dtype")
+
+
+def _hash(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def prompt_seed(seed: int, prompt: str) -> int:
+    """The generator seed of one prompt (63-bit, from sha256(seed, prompt))."""
+    return int(_hash("seed", int(seed), prompt)[:15], 16)
+
+
+def image_key(model: str, prompt: str, seed: int, settings: dict[str, Any]) -> str:
+    """Cache key of one image: (model, prompt, seed, settings)."""
+    return _hash(model, prompt, int(seed), {k: settings.get(k) for k in _SETTING_KEYS})
+
+
+def _none_or(value: Any, cast):
+    if value is None or (isinstance(value, str) and value.lower() in ("", "none", "null")):
+        return None
+    return cast(value)
+
+
+class DiffusersT2I(lmms):
+    """A diffusers text-to-image pipeline as an lmms-eval generation model."""
+
+    def __init__(
+        self,
+        pretrained: str,
+        num_inference_steps: int = 30,
+        guidance_scale: float | None = None,
+        seed: int = 0,
+        batch_size: int = 1,
+        output_dir: str = "./chrono_t2i_images",
+        height: int | None = None,
+        width: int | None = None,
+        dtype: str = "auto",
+        device: str | None = None,
+        pipeline_class: str = "auto",
+        **kwargs: Any,
+    ) -> None:
+        super().__init__()
+        self.judge_config = {k: v for k, v in kwargs.items() if k == "judge" or k.startswith("judge_")}
+        unknown = sorted(k for k in kwargs if k not in self.judge_config and k not in ("max_batch_size",))
+        if unknown:
+            raise TypeError(f"chrono_diffusers got unknown model_args: {unknown}")
+        import torch
+        from accelerate import Accelerator
+
+        accelerator = Accelerator()
+        self.accelerator = accelerator
+        self._rank = accelerator.process_index
+        self._world_size = accelerator.num_processes
+        self.device_name = device or str(accelerator.device)
+        self.pretrained = str(pretrained)
+        local = Path(self.pretrained).expanduser()
+        self.model_id = str(local.resolve()) if local.exists() else self.pretrained
+        if dtype == "auto":
+            dtype = "float16" if self.device_name.startswith("cuda") else "float32"
+        self.settings = {
+            "num_inference_steps": int(num_inference_steps),
+            "guidance_scale": _none_or(guidance_scale, float),
+            "height": _none_or(height, int),
+            "width": _none_or(width, int),
+            "dtype": str(dtype),
+        }
+        self.seed = int(seed)
+        self.batch_size_per_device = max(1, int(batch_size))
+        self.output_dir = Path(output_dir).expanduser().resolve()
+        self.image_dir = self.output_dir / "images"
+        self.image_dir.mkdir(parents=True, exist_ok=True)
+        self._torch_dtype = getattr(torch, self.settings["dtype"])
+        self._pipeline_class = pipeline_class
+        self._pipe = None  # loaded on first need: a fully cached rerun never loads the weights
+        self.generated = 0
+        self.cached = 0
+
+    # -- lmms-eval plumbing -------------------------------------------------------------
+    @classmethod
+    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None):
+        """As lmms-eval's, but ``batch_size`` in --model_args wins over the launcher's --batch_size
+        (which lmms-eval always passes, default 1)."""
+        from lmms_eval import utils
+
+        args = utils.simple_parse_args_string(arg_string)
+        extra = {k: v for k, v in (additional_config or {}).items() if v is not None and k not in args}
+        return cls(**args, **extra)
+
+    @property
+    def rank(self) -> int:
+        return self._rank
+
+    @property
+    def world_size(self) -> int:
+        return self._world_size
+
+    @property
+    def batch_size(self) -> int:
+        return self.batch_size_per_device
+
+    @property
+    def pipe(self):
+        if self._pipe is None:
+            import diffusers
+
+            if self._pipeline_class == "auto":
+                try:
+                    pipe = diffusers.AutoPipelineForText2Image.from_pretrained(self.pretrained, torch_dtype=self._torch_dtype)
+                except (ValueError, KeyError, AttributeError):
+                    pipe = diffusers.DiffusionPipeline.from_pretrained(self.pretrained, torch_dtype=self._torch_dtype)
+            else:
+                pipe = getattr(diffusers, self._pipeline_class).from_pretrained(self.pretrained, torch_dtype=self._torch_dtype)
+            pipe = pipe.to(self.device_name)
+            pipe.set_progress_bar_config(disable=True)
+            self._pipe = pipe
+        return self._pipe
+
+    # -- cache ----------------------------------------------------------------------------
+    def image_path(self, prompt: str) -> Path:
+        key = image_key(self.model_id, prompt, self.seed, self.settings)
+        return self.image_dir / key[:2] / f"{key}.png"
+
+    def _save(self, image, path: Path, prompt: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        image.save(tmp, format="PNG")
+        os.replace(tmp, path)
+        meta = {"model": self.model_id, "prompt": prompt, "seed": self.seed, "prompt_seed": prompt_seed(self.seed, prompt), **self.settings}
+        meta_tmp = path.with_name(f".{path.stem}.{os.getpid()}.json.tmp")
+        meta_tmp.write_text(json.dumps(meta, ensure_ascii=False))
+        os.replace(meta_tmp, path.with_suffix(".json"))
+
+    def _generate_batch(self, prompts: list[str]) -> list:
+        import torch
+
+        generators = [torch.Generator(device="cpu").manual_seed(prompt_seed(self.seed, p)) for p in prompts]
+        kwargs: dict[str, Any] = {"num_inference_steps": self.settings["num_inference_steps"], "generator": generators}
+        for key in ("guidance_scale", "height", "width"):
+            if self.settings[key] is not None:
+                kwargs[key] = self.settings[key]
+        with torch.inference_mode():
+            return self.pipe(prompt=prompts, **kwargs).images
+
+    def generate_images(self, prompts: list[str]) -> list[Path]:
+        """Paths of one image per prompt, generating (in batches) only those not cached."""
+        paths = [self.image_path(p) for p in prompts]
+        todo: dict[Path, str] = {}
+        for prompt, path in zip(prompts, paths):
+            if path.is_file():
+                self.cached += 1
+            else:
+                todo.setdefault(path, prompt)
+        items = list(todo.items())
+        bar = tqdm(total=len(items), desc=f"chrono_diffusers rank {self.rank}", disable=not items)
+        for start in range(0, len(items), self.batch_size_per_device):
+            chunk = items[start : start + self.batch_size_per_device]
+            images = self._generate_batch([prompt for _, prompt in chunk])
+            for (path, prompt), image in zip(chunk, images):
+                self._save(image, path, prompt)
+                self.generated += 1
+            bar.update(len(chunk))
+        bar.close()
+        return paths
+
+    def _log_counts(self, n_requests: int) -> None:
+        record = {
+            "time": time.time(),
+            "rank": self.rank,
+            "requests": n_requests,
+            "generated": self.generated,
+            "cached": self.cached,
+            "model": self.model_id,
+            "seed": self.seed,
+            **self.settings,
+        }
+        with open(self.output_dir / "generation_log.jsonl", "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(record) + "\n")
+
+    # -- requests -------------------------------------------------------------------------
+    def generate_until(self, requests: list[Instance]) -> list[str]:
+        self.generated = self.cached = 0
+        prompts = [str(request.args[0]).strip() for request in requests]
+        paths = self.generate_images(prompts)
+        replies = []
+        for request, prompt, path in zip(requests, prompts, paths):
+            reply = json.dumps(
+                {
+                    "text": "",
+                    "images": [str(path)],
+                    "prompt": prompt,
+                    "model": self.model_id,
+                    "seed": self.seed,
+                    "judge": self.judge_config,
+                },
+                ensure_ascii=False,
+            )
+            replies.append(reply)
+            self.cache_hook.add_partial("generate_until", request.args, reply)
+        self._log_counts(len(requests))
+        return replies
+
+    def generate_until_multi_round(self, requests: list[Instance]) -> list[str]:
+        return self.generate_until(requests)
+
+    def loglikelihood(self, requests: list[Instance]) -> list[tuple[float, bool]]:
+        raise NotImplementedError("chrono_diffusers is a text-to-image backend (generate_until only)")

