@@ -13,7 +13,15 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from chronotasks.scoring.parsing import UNPARSED, _after_last_cue, clean, letters_to_indices, parse_letter, parse_ordering
+from chronotasks.scoring.parsing import (
+    UNPARSED,
+    after_last_cue,
+    clean,
+    first_after_cue_else_last,
+    letters_to_indices,
+    parse_letter,
+    parse_ordering,
+)
 
 
 def parse_index_ordering(text: Any, n_items: int, base: int = 0) -> tuple[int, ...] | None:
@@ -37,14 +45,9 @@ def parse_index_ordering(text: Any, n_items: int, base: int = 0) -> tuple[int, .
                 found.append(tuple(int(d) - base for d in digits))
         return found
 
-    cue = _after_last_cue(s)
-    if cue is not None:
-        found = permutations_in(cue[:80])
-        if found:
-            return found[0]
-    found = permutations_in(s)
-    if found:
-        return found[-1]
+    found = first_after_cue_else_last(s, permutations_in)
+    if found is not UNPARSED:
+        return found
     letters = parse_ordering(s, n_items)
     return UNPARSED if letters is UNPARSED else tuple(letters_to_indices(letters))
 
@@ -59,7 +62,7 @@ def parse_named_option(text: Any, options: Sequence[str]) -> str | None:
     if letter is not UNPARSED:
         return letter
     s = clean(text)
-    segment = _after_last_cue(s) or s
+    segment = after_last_cue(s) or s
     for part in (segment, s):
         named = {i for i, option in enumerate(options) if re.search(r"(?<![A-Za-z])" + re.escape(option) + r"(?![A-Za-z])", part, re.IGNORECASE)}
         if len(named) == 1:

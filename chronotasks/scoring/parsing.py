@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import string
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 UNPARSED = None
 """Sentinel returned when an output cannot be parsed (scores 0, counted)."""
@@ -46,7 +46,8 @@ def clean(text: Any) -> str:
     return _MARKUP.sub("", str(text)).strip()
 
 
-def _after_last_cue(text: str) -> str | None:
+def after_last_cue(text: str) -> str | None:
+    """The text after the last answer cue ("Answer:", "The answer is", ...), or None."""
     matches = list(_ANSWER_CUE.finditer(text))
     if not matches:
         return None
@@ -86,7 +87,7 @@ def parse_letter(text: Any, n_options: int = 4) -> str | None:
     if whole:
         letter = whole.group(1).upper()
         return letter if letter in valid else UNPARSED
-    cue = _after_last_cue(s)
+    cue = after_last_cue(s)
     if cue is not None:
         letters = _lone_letters(_first_clause(cue)[:40], allow_lower=True)
         if letters:
@@ -113,7 +114,7 @@ _NONE_ANSWER = re.compile(r"^\s*(?:none|none of (?:them|the above|these)|no opti
 
 
 def _letter_candidates(s: str) -> str:
-    cue = _after_last_cue(s)
+    cue = after_last_cue(s)
     if cue is not None:
         return _first_clause(cue)
     return s if len(s) <= 80 else _first_clause(s)
@@ -173,15 +174,19 @@ def parse_ordering(text: Any, n_items: int = 4) -> tuple[str, ...] | None:
                 found.append(letters)
         return found
 
-    cue = _after_last_cue(s)
+    return first_after_cue_else_last(s, permutations_in)
+
+
+def first_after_cue_else_last(s: str, find: Callable[[str], list]) -> Any:
+    """``find`` applied to the answer after the last cue (first hit wins), else to the whole
+    text (last hit wins, as a model's final answer usually comes last); UNPARSED if none."""
+    cue = after_last_cue(s)
     if cue is not None:
-        found = permutations_in(cue[:80])
+        found = find(cue[:80])
         if found:
             return found[0]
-    found = permutations_in(s)
-    if found:
-        return found[-1]
-    return UNPARSED
+    found = find(s)
+    return found[-1] if found else UNPARSED
 
 
 def parse_k_of_n(text: Any, n_options: int, k: int) -> frozenset[str] | None:
@@ -226,7 +231,9 @@ def parse_year(text: Any, lo: int = 1000, hi: int = 2100) -> int | None:
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 
 
-def _balanced_objects(s: str) -> Iterable[str]:
+def _balanced(s: str, open_ch: str, close_ch: str) -> Iterable[str]:
+    """Each top-level span of s from ``open_ch`` to its matching ``close_ch``, skipping
+    brackets inside JSON strings."""
     depth, start, in_str, escaped = 0, None, False, False
     for i, ch in enumerate(s):
         if in_str:
@@ -239,28 +246,41 @@ def _balanced_objects(s: str) -> Iterable[str]:
             continue
         if ch == '"' and depth > 0:
             in_str = True
-        elif ch == "{":
+        elif ch == open_ch:
             if depth == 0:
                 start = i
             depth += 1
-        elif ch == "}" and depth > 0:
+        elif ch == close_ch and depth > 0:
             depth -= 1
             if depth == 0 and start is not None:
                 yield s[start:i + 1]
 
 
-def extract_json(text: Any) -> Any:
-    """The first JSON object in text (inside ```json fences or followed by prose), or None."""
+def _first_json(text: Any, open_ch: str, close_ch: str, kind: type) -> Any:
+    """The first ``kind`` value found as JSON in text: ```json fences first, then the raw
+    text; a trailing comma before a closing bracket is tolerated."""
     s = "" if text is None else str(text)
     bodies = [m.group(1) for m in _FENCE.finditer(s)] + [s]
     for body in bodies:
-        for candidate in _balanced_objects(body):
+        for candidate in _balanced(body, open_ch, close_ch):
             for attempt in (candidate, re.sub(r",\s*([}\]])", r"\1", candidate)):
                 try:
-                    return json.loads(attempt)
+                    value = json.loads(attempt)
                 except (json.JSONDecodeError, ValueError):
                     continue
+                if isinstance(value, kind):
+                    return value
     return None
+
+
+def extract_json(text: Any) -> Any:
+    """The first JSON object in text (inside ```json fences or followed by prose), or None."""
+    return _first_json(text, "{", "}", dict)
+
+
+def extract_json_array(text: Any) -> list | None:
+    """The first JSON array in text (inside ```json fences or amid prose), or None."""
+    return _first_json(text, "[", "]", list)
 
 
 def parse_json_choice(text: Any, choices: Iterable[str] = ("1", "2"), key: str = "answer") -> str | None:
@@ -312,7 +332,7 @@ def parse_yes_no(text: Any) -> bool | None:
             return True
         if word in ("no", "nope"):
             return False
-    cue = _after_last_cue(s)
+    cue = after_last_cue(s)
     if cue is not None:
         head = re.match(r"\W*(\w+)", cue)
         if head and head.group(1).lower() in ("yes", "no"):
@@ -353,46 +373,8 @@ def indices_to_letters(indices: Iterable[int]) -> list[str]:
 
 
 __all__ = [
-    "UNPARSED", "clean", "extract_json", "indices_to_letters", "letters_for", "letters_to_indices",
+    "UNPARSED", "after_last_cue", "clean", "extract_json", "extract_json_array", "first_after_cue_else_last",
+    "indices_to_letters", "letters_for", "letters_to_indices",
     "parse_accept", "parse_json_choice", "parse_k_of_n", "parse_letter", "parse_letter_set",
     "parse_ordering", "parse_year", "parse_yes_no",
 ]
-
-
-def extract_json_array(text: Any) -> list | None:
-    """The first JSON array in text (inside ```json fences, or between the first '[' and its
-    matching ']'), or None. Trailing commas are tolerated."""
-    s = "" if text is None else str(text)
-    bodies = [m.group(1) for m in _FENCE.finditer(s)] + [s]
-    for body in bodies:
-        start = body.find("[")
-        while start != -1:
-            depth, in_str, escaped = 0, False, False
-            for i in range(start, len(body)):
-                ch = body[i]
-                if in_str:
-                    if escaped:
-                        escaped = False
-                    elif ch == "\\":
-                        escaped = True
-                    elif ch == '"':
-                        in_str = False
-                    continue
-                if ch == '"':
-                    in_str = True
-                elif ch == "[":
-                    depth += 1
-                elif ch == "]":
-                    depth -= 1
-                    if depth == 0:
-                        candidate = body[start:i + 1]
-                        for attempt in (candidate, re.sub(r",\s*([}\]])", r"\1", candidate)):
-                            try:
-                                value = json.loads(attempt)
-                            except (json.JSONDecodeError, ValueError):
-                                continue
-                            if isinstance(value, list):
-                                return value
-                        break
-            start = body.find("[", start + 1)
-    return None

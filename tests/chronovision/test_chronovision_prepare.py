@@ -3,7 +3,6 @@ stand-in images: counts, missing-image report, triplet construction."""
 
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 

@@ -2,7 +2,6 @@
 pixel by pixel, the shortcut metrics and the task hooks on hand-worked outputs."""
 
 import math
-import random
 
 import cv2
 import numpy as np

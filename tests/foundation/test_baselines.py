@@ -7,7 +7,16 @@ from lmms_eval.api.instance import Instance
 from PIL import Image
 
 from chronotasks.data.answer_space import AnswerSpace
-from chronotasks.scoring import exact_match, exact_set_match, parse_json_choice, parse_k_of_n, parse_letter, parse_letter_set, parse_ordering, parse_year
+from chronotasks.scoring import (
+    exact_match,
+    exact_set_match,
+    parse_json_choice,
+    parse_k_of_n,
+    parse_letter,
+    parse_letter_set,
+    parse_ordering,
+    parse_year,
+)
 from model_shims.baselines import ConstantBaseline, GrayscalePriorBaseline, RandomBaseline, mean_saturation
 
 

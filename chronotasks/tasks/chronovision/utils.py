@@ -6,7 +6,6 @@ the per-dynasty / per-category breakdowns) turn the lists into figures.
 group ``chronovision`` sums the shares (``sum_of_shares``), so its row is S.
 """
 
-import json
 import os
 from pathlib import Path
 

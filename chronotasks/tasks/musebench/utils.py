@@ -9,7 +9,6 @@ the sample's artifact; the aggregations give Recall@K overall and per museum.
 
 from __future__ import annotations
 
-
 from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs
 from chronotasks.scoring import anls, clean, mean
 from chronotasks.scoring.chinese_periods import same_dynasty

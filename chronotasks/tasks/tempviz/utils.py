@@ -4,8 +4,8 @@ to the configured judge (model_shims/t2i_judges.py) and scores it."""
 
 from chronotasks.data.loading import make_process_docs
 from chronotasks.data.tempviz import task_file
-from chronotasks.scoring import mean
 from chronotasks.data.tempviz.judging import judge_reply, remember_task_kwargs
+from chronotasks.scoring import mean
 
 _REQUIRED = ("id", "category", "prompt", "temporal_cue")
 landscapes_docs = make_process_docs("tempviz", task_file("Landscapes"), required=_REQUIRED)
