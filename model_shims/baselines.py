@@ -69,10 +69,16 @@ class _Baseline(lmms):
 
 
 class RandomBaseline(_Baseline):
-    """Uniform over each question's answer space (``--model chrono_random --model_args seed=0``)."""
+    """Uniform over each question's answer space (``--model chrono_random --model_args seed=0``).
+
+    A free-text question (MuseBench VQA) has no space to draw from: it gets the empty reply,
+    an abstention that each text metric scores as it scores any empty answer.
+    """
 
     def answer(self, request: Instance, doc: dict[str, Any]) -> str:
         space = AnswerSpace.of_doc(doc)
+        if space.kind == "text":
+            return ""
         return space.format(space.random_value(self._rng(request)))
 
 

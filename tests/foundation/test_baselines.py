@@ -69,6 +69,15 @@ def test_random_answers_parse_and_hit_chance_rate(space, parse, gold, chance):
     assert rate == pytest.approx(chance, abs=4 * (chance * (1 - chance) / 3000) ** 0.5)
 
 
+def test_random_abstains_on_free_text_and_draws_elsewhere():
+    docs = [{"id": 0, "answer_space": AnswerSpace("text").to_json()},
+            {"id": 1, "answer_space": AnswerSpace("letter", n=4).to_json()}]
+    model = RandomBaseline(seed=0)
+    text_reply, letter_reply = model.generate_until(make_requests(model, docs))
+    assert text_reply == ""
+    assert parse_letter(letter_reply, 4) in set("ABCD")
+
+
 def test_random_year_stays_in_range():
     docs = [{"id": i, "answer_space": AnswerSpace("year", lo=1950, hi=1960).to_json()} for i in range(200)]
     model = RandomBaseline(seed=0)
