@@ -8,7 +8,6 @@ import shutil
 
 import pytest
 
-from chronotasks.cli import main
 from chronotasks.data.drawing import draw_scene
 from chronotasks.data.image_hash import file_phash, hamming
 from chronotasks.data.loading import read_jsonl
@@ -48,12 +47,9 @@ def test_generated_views_are_clear_of_the_threshold(catalog):
     assert hamming(code["c1"], code["c2"]) > 2 * DEDUP_MAX_DISTANCE
 
 
-def test_prepare_removes_near_duplicate_views(catalog, tmp_path, capsys):
-    out = tmp_path / "musebench"
-    assert main(["prepare", "musebench", "--catalog", str(catalog), "--out", str(out), "--crawl-year", "2025"]) == 0
-    printed = capsys.readouterr().out
+def test_prepare_removes_near_duplicate_views(catalog, prepare_musebench):
+    report, printed, out = prepare_musebench(catalog)
     assert "near-duplicate views removed: 3" in printed and "c_broken.jpg" in printed
-    report = json.loads((out / "prepare_report.json").read_text())
     assert report["dedup"] == {"method": "phash-dct-64", "max_distance": DEDUP_MAX_DISTANCE}
     assert report["near_duplicate_views_removed"] == 3 and report["unreadable_views"] == 1
     removed = {(d["id"], d["view"].rsplit("/", 1)[1], d["duplicate_of"].rsplit("/", 1)[1]) for d in report["near_duplicates"]}
@@ -69,15 +65,11 @@ def test_prepare_removes_near_duplicate_views(catalog, tmp_path, capsys):
     assert len(read_jsonl(out / "retrieval_i2t_structural.jsonl")) == 4
 
 
-def test_dedup_threshold_flag_and_switch_off(catalog, tmp_path):
-    out = tmp_path / "strict"
-    main(["prepare", "musebench", "--catalog", str(catalog), "--out", str(out), "--dedup-max-distance", "0"])
-    report = json.loads((out / "prepare_report.json").read_text())
+def test_dedup_threshold_flag_and_switch_off(catalog, prepare_musebench):
+    report, _, _ = prepare_musebench(catalog, "--dedup-max-distance", "0", name="strict")
     assert report["dedup"]["max_distance"] == 0 and {d["distance"] for d in report["near_duplicates"]} == {0}
     assert any(d["view"].endswith("a_copy.png") for d in report["near_duplicates"])
 
-    out = tmp_path / "off"
-    main(["prepare", "musebench", "--catalog", str(catalog), "--out", str(out), "--no-dedup"])
-    report = json.loads((out / "prepare_report.json").read_text())
+    report, _, out = prepare_musebench(catalog, "--no-dedup", name="off")
     assert report["dedup"] is None and report["near_duplicate_views_removed"] == 0 and report["dropped"] == 0
     assert {a["id"]: len(a["images"]) for a in read_jsonl(out / "artifacts.jsonl")} == {"A": 4, "B": 2, "C": 3}
