@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 # one tiny shape for both families: 32-wide, one layer, 32x32 images in 8x8 patches
-TEXT = dict(hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=37, max_position_embeddings=64)
-VISION = dict(hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=37, image_size=32, patch_size=8)
-IMAGE_SIZES = dict(size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32})
+TEXT = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 37, "max_position_embeddings": 64}
+VISION = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 37, "image_size": 32, "patch_size": 8}
+IMAGE_SIZES = {"size": {"shortest_edge": 32}, "crop_size": {"height": 32, "width": 32}}
 PROJECTION_DIM = 16
 
 
@@ -34,7 +34,7 @@ def make_tiny_chinese_clip(out_dir: Path, texts: list[str], seed: int = 0) -> Pa
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *chars]
     (out_dir / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
     processor = ChineseCLIPProcessor(image_processor=ChineseCLIPImageProcessor(**IMAGE_SIZES), tokenizer=BertTokenizer(str(out_dir / "vocab.txt")))
-    config = ChineseCLIPConfig(text_config=dict(TEXT, vocab_size=len(vocab)), vision_config=VISION, projection_dim=PROJECTION_DIM)
+    config = ChineseCLIPConfig(text_config={**TEXT, "vocab_size": len(vocab)}, vision_config=VISION, projection_dim=PROJECTION_DIM)
     return _save(out_dir, processor, ChineseCLIPModel, config, seed)
 
 
@@ -49,6 +49,6 @@ def make_tiny_clip(out_dir: Path, seed: int = 0) -> Path:
     tokens = [*symbols, *(s + "</w>" for s in symbols), "<|startoftext|>", "<|endoftext|>"]
     tokenizer = CLIPTokenizer(vocab={t: i for i, t in enumerate(tokens)}, merges=[])
     processor = CLIPProcessor(image_processor=CLIPImageProcessor(**IMAGE_SIZES), tokenizer=tokenizer)
-    text = dict(TEXT, vocab_size=len(tokens), bos_token_id=len(tokens) - 2, eos_token_id=len(tokens) - 1, pad_token_id=len(tokens) - 1)
+    text = {**TEXT, "vocab_size": len(tokens), "bos_token_id": len(tokens) - 2, "eos_token_id": len(tokens) - 1, "pad_token_id": len(tokens) - 1}
     config = CLIPConfig(text_config=text, vision_config=VISION, projection_dim=PROJECTION_DIM)
     return _save(out_dir, processor, CLIPModel, config, seed)

@@ -36,7 +36,6 @@ from chronotasks.data.loading import DataError, read_jsonl
 from chronotasks.data.musebench import records
 from chronotasks.data.musebench.schema import Rejected, flatten, museum_key, standardize
 
-
 # Hamming distance (of 64 bits) up to which two views are near-duplicates: re-encoded or
 # rescaled copies are 0-3 bits apart, a 5 % crop 8-9, different images >= 20 (README).
 DEDUP_MAX_DISTANCE = 8
