@@ -11,7 +11,8 @@ text for an image corpus. The reply to each request is JSON ``{"ranked": [ids, b
 (``top_k`` of them), which the task turns into hits.
 
 - Model: ``AutoModel`` + ``AutoProcessor`` (CLIPModel, ChineseCLIPModel, any model with
-  ``get_text_features`` / ``get_image_features``), loaded with ``from_pretrained(pretrained)``.
+  ``get_text_features`` / ``get_image_features``), loaded with ``from_pretrained(pretrained)``;
+  tested with tiny CLIPModel and ChineseCLIPModel checkpoints.
 - Corpus: embedded once per (model, corpus file content, settings) in batches with a progress
   bar, L2-normalised, cached on disk as ``.npy`` (``cache_dir``; reruns and other tasks that
   share the corpus reuse it) and indexed with faiss ``IndexFlatIP`` (exact cosine).
@@ -95,9 +96,18 @@ class ChronoEmbed(lmms):
 
     # -- encoders ---------------------------------------------------------------------------
     def _features(self, output) -> np.ndarray:
+        """(n, dim) projected features from ``get_text_features`` / ``get_image_features``.
+
+        transformers 4.x returns the tensor; 5.x a ``BaseModelOutputWithPooling`` whose
+        ``pooler_output`` is the projection (CLIP and Chinese-CLIP alike), or, when the checkpoint's
+        config says ``return_dict: false``, its tuple (last_hidden_state, pooler_output, ...): then
+        the first 2-D tensor is the projection.
+        """
         tensor = output if isinstance(output, self._torch.Tensor) else getattr(output, "pooler_output", None)
-        if tensor is None:
-            tensor = output[0]
+        if tensor is None and isinstance(output, (tuple, list)):
+            tensor = next((t for t in output if isinstance(t, self._torch.Tensor) and t.ndim == 2), None)
+        if tensor is None or tensor.ndim != 2:
+            raise TypeError(f"chrono_embed: cannot find (batch, dim) features in the model's output {type(output).__name__}")
         return tensor.detach().float().cpu().numpy()
 
     def embed_texts(self, texts: list[str]) -> np.ndarray:

@@ -113,11 +113,17 @@ def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] 
     return process_docs
 
 
-def open_image(path: str, record_id: Any = "?", field: str = "images") -> Image.Image:
-    """Open one image as RGB; a missing or unreadable file is an error naming it."""
+def open_image(path: str, record_id: Any = "?", field: str = "images", mode: str = "RGB",
+               draft: tuple[int, int] | None = None) -> Image.Image:
+    """Open one image as ``mode`` (RGB); a missing or unreadable file is an error naming it.
+
+    ``draft`` (w, h) lets a JPEG decode at the smallest 1/2^k scale still at least that size.
+    """
     try:
         with Image.open(path) as image:
-            return image.convert("RGB")
+            if draft:
+                image.draft(mode, draft)
+            return image.convert(mode)
     except FileNotFoundError as err:
         raise DataError(f"record {record_id!r}, field {field!r}: image file {path} does not exist") from err
     except (UnidentifiedImageError, OSError) as err:

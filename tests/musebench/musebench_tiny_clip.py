@@ -1,13 +1,31 @@
-"""A tiny Chinese-CLIP built from a config (random weights), saved with its processor, for tests."""
+"""Tiny CLIP-family dual encoders built from configs (random weights), saved with their
+processors, for tests: a Chinese-CLIP (BERT character vocabulary) and a plain CLIP (byte-level
+BPE tokenizer with no merges). Both load with ``AutoModel`` / ``AutoProcessor.from_pretrained``."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+# one tiny shape for both families: 32-wide, one layer, 32x32 images in 8x8 patches
+TEXT = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 37, "max_position_embeddings": 64}
+VISION = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 37, "image_size": 32, "patch_size": 8}
+IMAGE_SIZES = {"size": {"shortest_edge": 32}, "crop_size": {"height": 32, "width": 32}}
+PROJECTION_DIM = 16
+
+
+def _save(out_dir: Path, processor, model_class, config, seed: int) -> Path:
+    import torch
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    processor.save_pretrained(out_dir)
+    torch.manual_seed(seed)
+    model_class(config).save_pretrained(out_dir)
+    return out_dir
+
 
 def make_tiny_chinese_clip(out_dir: Path, texts: list[str], seed: int = 0) -> Path:
     """Save a tiny ChineseCLIPModel + ChineseCLIPProcessor (BERT char vocab from ``texts``) to out_dir."""
-    import torch
     from transformers import BertTokenizer, ChineseCLIPConfig, ChineseCLIPImageProcessor, ChineseCLIPModel, ChineseCLIPProcessor
 
     out_dir = Path(out_dir)
@@ -15,16 +33,22 @@ def make_tiny_chinese_clip(out_dir: Path, texts: list[str], seed: int = 0) -> Pa
     chars = sorted({ch for text in texts for ch in text if not ch.isspace()})
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *chars]
     (out_dir / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    tokenizer = BertTokenizer(str(out_dir / "vocab.txt"))
-    image_processor = ChineseCLIPImageProcessor(size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32})
-    ChineseCLIPProcessor(image_processor=image_processor, tokenizer=tokenizer).save_pretrained(out_dir)
-    config = ChineseCLIPConfig(
-        text_config=dict(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
-                         intermediate_size=37, max_position_embeddings=64),
-        vision_config=dict(hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=37,
-                           image_size=32, patch_size=8),
-        projection_dim=16,
-    )
-    torch.manual_seed(seed)
-    ChineseCLIPModel(config).save_pretrained(out_dir)
-    return out_dir
+    processor = ChineseCLIPProcessor(image_processor=ChineseCLIPImageProcessor(**IMAGE_SIZES), tokenizer=BertTokenizer(str(out_dir / "vocab.txt")))
+    config = ChineseCLIPConfig(text_config={**TEXT, "vocab_size": len(vocab)}, vision_config=VISION, projection_dim=PROJECTION_DIM)
+    return _save(out_dir, processor, ChineseCLIPModel, config, seed)
+
+
+def make_tiny_clip(out_dir: Path, seed: int = 0) -> Path:
+    """Save a tiny CLIPModel + CLIPProcessor to out_dir. The CLIPTokenizer is byte-level BPE with
+    the 256 byte symbols (plain and word-final ``</w>``) and no merges, so any text, Chinese
+    included, tokenizes (one token per UTF-8 byte); start/end of text are the last ids, as in CLIP."""
+    from tokenizers.pre_tokenizers import ByteLevel
+    from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel, CLIPProcessor, CLIPTokenizer
+
+    symbols = sorted(ByteLevel.alphabet())
+    tokens = [*symbols, *(s + "</w>" for s in symbols), "<|startoftext|>", "<|endoftext|>"]
+    tokenizer = CLIPTokenizer(vocab={t: i for i, t in enumerate(tokens)}, merges=[])
+    processor = CLIPProcessor(image_processor=CLIPImageProcessor(**IMAGE_SIZES), tokenizer=tokenizer)
+    text = {**TEXT, "vocab_size": len(tokens), "bos_token_id": len(tokens) - 2, "eos_token_id": len(tokens) - 1, "pad_token_id": len(tokens) - 1}
+    config = CLIPConfig(text_config=text, vision_config=VISION, projection_dim=PROJECTION_DIM)
+    return _save(out_dir, processor, CLIPModel, config, seed)

@@ -37,12 +37,9 @@ def catalog(tmp_path):
     return root
 
 
-def test_prepare_standardizes_and_reports_drops(catalog, tmp_path, capsys):
-    out = tmp_path / "musebench"
-    assert main(["prepare", "musebench", "--catalog", str(catalog), "--out", str(out), "--crawl-year", "2025"]) == 0
-    printed = capsys.readouterr().out
+def test_prepare_standardizes_and_reports_drops(catalog, prepare_musebench):
+    report, printed, out = prepare_musebench(catalog, "--crawl-year", "2025")
     assert "kept 2 artifacts" in printed and "fewer_than_2_views" in printed
-    report = json.loads((out / "prepare_report.json").read_text())
     assert report["dropped_by_reason"] == {"fewer_than_2_views": 1, "missing_structural_fields": 1, "missing_description": 1,
                                            "year_after_crawl": 1}
     assert report["kept_by_museum"] == {"The Palace Museum": 1, "Zhejiang Provincial Museum": 1}
@@ -75,9 +72,8 @@ def _responder(body):
             '"answer": "圈足"}]\n```')
 
 
-def test_build_qa_with_flaky_stub_then_resume_from_cache(catalog, tmp_path):
-    out = tmp_path / "musebench"
-    main(["prepare", "musebench", "--catalog", str(catalog), "--out", str(out), "--crawl-year", "2025"])
+def test_build_qa_with_flaky_stub_then_resume_from_cache(catalog, prepare_musebench):
+    _, _, out = prepare_musebench(catalog, "--crawl-year", "2025")
     with OpenAIStub(responder=_responder, failures=[429], fail_every=3, fail_status=500) as stub:
         assert main(["build", "musebench-qa", "--data", str(out), "--base-url", stub.base_url, "--model", "stub-gen",
                      "--verify-model", "stub-verify", "--backoff", "0.01"]) == 0

@@ -7,9 +7,19 @@ Reads every ``*.json`` (one record or a list of records) and ``*.jsonl`` file un
 catalog file's folder (or ``--image-root``) or absolute; URLs are not downloaded and count as
 missing views. Records are validated (§3.2.1: ≥ 2 views, at most one missing structural
 field, a description, no year after ``--crawl-year``); the dropped ones are listed with
-their reason in ``OUT/prepare_report.json`` and summarised on stdout. Writes artifacts.jsonl,
-the retrieval files and template-QA VQA files (``chronotasks build musebench-qa`` adds the
-descriptive QAs).
+their reason in ``OUT/prepare_report.json`` and summarised on stdout.
+
+Near-duplicate views (§3.2.1 (3)): the views of each record that passed are opened one at a
+time and hashed (64-bit DCT perceptual hash, ``chronotasks.data.image_hash``); a view whose
+hash is at most ``--dedup-max-distance`` bits from an earlier kept view of the same artifact
+is removed, and an artifact left with fewer than 2 views is dropped
+(``fewer_than_2_views_after_dedup``). A view that cannot be read is left out and reported
+by file, record and field. Every removed pair is listed in the report with its distance, so
+it can be checked by eye (the paper's expert verification). ``--no-dedup`` skips the step
+(no image is opened then).
+
+Writes artifacts.jsonl, the retrieval files and template-QA VQA files (``chronotasks build
+musebench-qa`` adds the descriptive QAs).
 """
 
 from __future__ import annotations
@@ -21,9 +31,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from chronotasks.data.image_hash import HASH_BITS, file_phash, hamming
 from chronotasks.data.loading import DataError, read_jsonl
 from chronotasks.data.musebench import records
 from chronotasks.data.musebench.schema import Rejected, flatten, museum_key, standardize
+
+# Hamming distance (of 64 bits) up to which two views are near-duplicates: re-encoded or
+# rescaled copies are 0-3 bits apart, a 5 % crop 8-9, different images >= 20 (README).
+DEDUP_MAX_DISTANCE = 8
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--museum", default=None, help="museum of records that do not say (zhejiang, palace, npm)")
     parser.add_argument("--image-root", default=None, help="folder relative image paths are resolved against (default: the catalog file's folder)")
     parser.add_argument("--crawl-year", type=int, default=datetime.date.today().year, help="year-like tokens after it drop a record")
+    parser.add_argument("--dedup-max-distance", type=int, default=DEDUP_MAX_DISTANCE, metavar="BITS",
+                        help=f"a view whose perceptual hash is at most BITS of {HASH_BITS} bits from an earlier view of the same "
+                             f"artifact is a near-duplicate and removed (default {DEDUP_MAX_DISTANCE})")
+    parser.add_argument("--no-dedup", action="store_true", help="keep near-duplicate views (images are then not opened)")
 
 
 def _catalog_records(path: Path) -> list[dict[str, Any]]:
@@ -71,8 +90,32 @@ def _views(raw_images: Any, base: Path) -> tuple[list[str], list[str]]:
     return usable, problems
 
 
+def _drop_near_duplicates(images: list[str], where: dict[str, Any], max_distance: int) -> tuple[list[str], list[dict], list[dict]]:
+    """(kept views, removed near-duplicates, unreadable views) of one artifact, in view order.
+
+    Each view is compared with the views kept before it; the closest one within
+    ``max_distance`` bits makes it a near-duplicate. Images are opened one at a time.
+    """
+    kept: list[tuple[str, int]] = []
+    removed, unreadable = [], []
+    for view in images:
+        try:
+            code = file_phash(view, where["id"], where["field"])
+        except DataError as err:
+            unreadable.append({**where, "image": view, "error": str(err)})
+            continue
+        distance, original = min(((hamming(code, h), path) for path, h in kept), key=lambda pair: pair[0], default=(None, None))
+        if distance is not None and distance <= max_distance:
+            removed.append({**where, "view": view, "duplicate_of": original, "distance": distance})
+        else:
+            kept.append((view, code))
+    return [view for view, _ in kept], removed, unreadable
+
+
 def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Path | None = None,
-            crawl_year: int | None = None) -> dict[str, Any]:
+            crawl_year: int | None = None, dedup_max_distance: int | None = DEDUP_MAX_DISTANCE) -> dict[str, Any]:
+    """Catalog folder -> task files in ``out``; returns the report. ``dedup_max_distance=None`` turns
+    near-duplicate view removal off."""
     catalog, out = Path(catalog), Path(out)
     if not catalog.is_dir():
         raise DataError(f"--catalog {catalog} is not a folder")
@@ -82,7 +125,7 @@ def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Pat
     files = sorted(p for p in catalog.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
     if not files:
         raise DataError(f"no *.json / *.jsonl catalog files under {catalog}")
-    artifacts, dropped, seen = [], [], set()
+    artifacts, dropped, seen, near_duplicates, unreadable = [], [], set(), [], []
     for path in files:
         for number, raw in enumerate(_catalog_records(path), start=1):
             fields = flatten(raw) if isinstance(raw, dict) else {}
@@ -101,23 +144,47 @@ def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Pat
                 detail = str(rejection) + (f" ({'; '.join(problems[:3])})" if problems and rejection.reason == "fewer_than_2_views" else "")
                 dropped.append({**where, "reason": rejection.reason, "detail": detail})
                 continue
+            if dedup_max_distance is not None:
+                where["field"] = fields["_keys"].get("images", "images")
+                views, removed, broken = _drop_near_duplicates(artifact["images"], where, dedup_max_distance)
+                near_duplicates += removed
+                unreadable += broken
+                if len(views) < 2:
+                    reason = "fewer_than_2_views_after_dedup" if removed else "fewer_than_2_readable_views"
+                    dropped.append({**where, "reason": reason, "detail": f"{len(views)} view(s) left of {len(artifact['images'])}: "
+                                    f"{len(removed)} near-duplicate(s), {len(broken)} unreadable"})
+                    continue
+                artifact["images"] = views
             seen.add(record_id)
             artifacts.append(artifact)
     if not artifacts:
         raise DataError(f"no record of {catalog} passed validation; reasons: {dict(Counter(d['reason'] for d in dropped))}")
     counts = records.write_all(out, artifacts)
     report = {"kept": len(artifacts), "dropped": len(dropped), "dropped_by_reason": dict(Counter(d["reason"] for d in dropped)),
-              "kept_by_museum": dict(Counter(a["museum"] for a in artifacts)), "files": counts, "dropped_records": dropped}
+              "kept_by_museum": dict(Counter(a["museum"] for a in artifacts)),
+              "dedup": None if dedup_max_distance is None else {"method": f"phash-dct-{HASH_BITS}", "max_distance": dedup_max_distance},
+              "near_duplicate_views_removed": len(near_duplicates), "unreadable_views": len(unreadable),
+              "files": counts, "dropped_records": dropped, "near_duplicates": near_duplicates, "unreadable_images": unreadable}
     (out / "prepare_report.json").write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
     return report
 
 
+def _print_some(items: list[dict], out: str, line, most: int = 20) -> None:
+    for item in items[:most]:
+        print("  " + line(item))
+    if len(items) > most:
+        print(f"  ... {len(items) - most} more in {Path(out) / 'prepare_report.json'}")
+
+
 def run(args: argparse.Namespace) -> int:
-    report = prepare(Path(args.catalog), Path(args.out), args.museum, Path(args.image_root) if args.image_root else None, args.crawl_year)
+    report = prepare(Path(args.catalog), Path(args.out), args.museum, Path(args.image_root) if args.image_root else None, args.crawl_year,
+                     None if args.no_dedup else args.dedup_max_distance)
     print(f"kept {report['kept']} artifacts {report['kept_by_museum']}; dropped {report['dropped']} {report['dropped_by_reason']}")
-    for item in report["dropped_records"][:20]:
-        print(f"  dropped {item['file']} record {item['record']} (id {item['id']}): {item['reason']}: {item['detail']}")
-    if report["dropped"] > 20:
-        print(f"  ... {report['dropped'] - 20} more in {Path(args.out) / 'prepare_report.json'}")
+    if report["dedup"]:
+        print(f"near-duplicate views removed: {report['near_duplicate_views_removed']} (pHash distance <= "
+              f"{report['dedup']['max_distance']} bits); unreadable views left out: {report['unreadable_views']}")
+    _print_some(report["dropped_records"], args.out, lambda d: f"dropped {d['file']} record {d['record']} (id {d['id']}): {d['reason']}: {d['detail']}")
+    _print_some(report["unreadable_images"], args.out, lambda u: f"unreadable {u['file']} record {u['record']} (id {u['id']}) "
+                f"field {u['field']!r}: {u['image']}")
     print(json.dumps(report["files"], indent=2))
     return 0

@@ -86,10 +86,11 @@ def museum_key(value: Any) -> str | None:
 def flatten(raw: dict[str, Any]) -> dict[str, Any]:
     """Catalog record (A.1 flat or A.2 nested; English or Chinese keys) -> {canonical field: value}.
 
-    Unknown keys are returned under ``_unknown``.
+    Unknown keys are returned under ``_unknown``; ``_keys`` maps each field to the catalog key
+    it was read from (for error reports).
     """
     out: dict[str, Any] = {}
-    unknown = []
+    unknown, keys = [], {}
     items = list(raw.items())
     while items:
         key, value = items.pop(0)
@@ -102,7 +103,9 @@ def flatten(raw: dict[str, Any]) -> dict[str, Any]:
             unknown.append(key)
         elif field not in out:
             out[field] = value
+            keys[field] = key
     out["_unknown"] = unknown
+    out["_keys"] = keys
     return out
 
 

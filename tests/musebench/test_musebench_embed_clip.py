@@ -1,0 +1,74 @@
+"""`chrono_embed` with a plain transformers CLIPModel (tiny, from a config, saved and loaded with
+from_pretrained; CLIPTokenizer built locally): its faiss rankings, asked through generate_until
+for both directions on a small multi-view corpus, equal a numpy brute-force cosine ranking."""
+
+import json
+import random
+
+import numpy as np
+import pytest
+from lmms_eval.api.instance import Instance
+from musebench_tiny_clip import PROJECTION_DIM, make_tiny_clip
+
+from chronotasks.data.drawing import save_scene
+from chronotasks.data.loading import doc_images, open_image, write_jsonl
+from chronotasks.scoring.retrieval import brute_force_rank, pool_views
+
+TEXTS = ["bronze ding, Shang dynasty", "jade bi disc", "blue-and-white porcelain vase, Ming", "landscape scroll by Wang Hui",
+         "celadon bowl, Song", "青铜鼎，商代"]
+
+
+@pytest.fixture(scope="module")
+def clip_dir(tmp_path_factory):
+    return make_tiny_clip(tmp_path_factory.mktemp("tiny-clip"))
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    rng = random.Random(0)
+    root = tmp_path / "corpus"
+    artifacts = [{"id": f"art{i}", "images": [f"img/art{i}_v{k}.png" for k in range(2 + i % 2)]} for i in range(len(TEXTS))]
+    for artifact in artifacts:
+        for view in artifact["images"]:
+            save_scene(root / view, rng, size=48)
+    write_jsonl(root / "corpus_images.jsonl", artifacts)
+    write_jsonl(root / "corpus_text.jsonl", [{"id": a["id"], "text": t} for a, t in zip(artifacts, TEXTS)])
+    return root, artifacts
+
+
+def _requests(model, task, docs, context, visual):
+    model.task_dict[task] = {"test": docs}
+    return [Instance("generate_until", (context(d), {}, visual, n, task, "test"), idx=0, metadata={"task": task, "doc_id": n, "repeats": 1})
+            for n, d in enumerate(docs)]
+
+
+def test_clip_model_faiss_ranking_matches_numpy(clip_dir, corpus, tmp_path):
+    from model_shims.chrono_embed import ChronoEmbed
+
+    root, artifacts = corpus
+    ids = [a["id"] for a in artifacts]
+    model = ChronoEmbed(pretrained=str(clip_dir), embed_batch_size=4, top_k=len(ids), cache_dir=str(tmp_path / "cache"))
+    assert type(model.model).__name__ == "CLIPModel" and model.max_text_length == 64
+    t2i = [{"id": a["id"], "corpus": str(root / "corpus_images.jsonl"), "corpus_modality": "image", "corpus_root": str(root)} for a in artifacts]
+    i2t = [{"id": f"{a['id']}#{k}", "images": [str(root / v)], "corpus": str(root / "corpus_text.jsonl"), "corpus_modality": "text"}
+           for a in artifacts for k, v in enumerate(a["images"])]
+    requests = (_requests(model, "t2i", t2i, lambda d: TEXTS[ids.index(d["id"])], lambda d: [])
+                + _requests(model, "i2t", i2t, lambda d: "", doc_images))
+    replies = [json.loads(r)["ranked"] for r in model.generate_until(requests)]
+    assert len(list((tmp_path / "cache").glob("*.npy"))) == 2  # the text corpus and the multi-view image corpus
+
+    # numpy brute force: texts, single views, and artifacts pooled from their views one artifact at a time
+    texts = model.embed_texts(TEXTS)
+    pooled = np.stack([pool_views(model.embed_images([open_image(str(root / v)) for v in a["images"]])) for a in artifacts])
+    views = np.concatenate([model.embed_images([open_image(d["images"][0])]) for d in i2t])
+    assert texts.shape == (len(TEXTS), PROJECTION_DIM) and np.allclose(np.linalg.norm(views, axis=1), 1, atol=1e-5)
+    for queries, corpus_vectors, got in ((texts, pooled, replies[:len(t2i)]), (views, texts, replies[len(t2i):])):
+        scores, order = brute_force_rank(queries, corpus_vectors, len(ids))
+        gaps = -np.diff(scores, axis=1)
+        assert gaps.min() > 1e-5  # no near-ties, so the orders must be equal
+        assert got == [[ids[j] for j in row] for row in order]
+
+    # a checkpoint whose config says return_dict: false gives tuples; the features are the same
+    model.model.config.return_dict = False
+    assert np.allclose(model.embed_texts(TEXTS), texts, atol=1e-6)
+    assert np.allclose(model.embed_images([open_image(d["images"][0]) for d in i2t[:3]]), views[:3], atol=1e-6)
