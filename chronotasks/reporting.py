@@ -36,7 +36,7 @@ class RunResults:
 
 
 def result_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The ``*_results.json`` files named, or found (recursively, sorted) under the folders named."""
+    """The ``*_results.json`` files named, or found (recursively, sorted) under the folders named; each once."""
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -49,7 +49,7 @@ def result_files(paths: Iterable[str | Path]) -> list[Path]:
             files.append(path)
         else:
             raise FileNotFoundError(f"{path} does not exist")
-    return files
+    return list(dict.fromkeys(files))
 
 
 def load_run(path: Path) -> RunResults:
