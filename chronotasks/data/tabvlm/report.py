@@ -97,7 +97,13 @@ def _has_periods(rows: list[VariantRow]) -> bool:
     return any(not math.isnan(stats[title][0]) for _, _, stats in rows for title, _ in PERIOD_COLUMNS)
 
 
-def build_tables(rows: list[VariantRow], label: str, digits: int = 1) -> tuple[str, str]:
+def build_tables(files: list[Path], label: str | None = None, digits: int = 1) -> tuple[str, str]:
+    """Markdown and CSV of the result files of one model's runs (label: the model name when not given)."""
+    runs = load_runs(files)
+    return render_tables(variant_stats(runs), label or default_label(runs), digits)
+
+
+def render_tables(rows: list[VariantRow], label: str, digits: int = 1) -> tuple[str, str]:
     """Markdown (Table 1, partial credit, per period when present) and CSV of the variant rows."""
     def table(cols: list[str]) -> str:
         return markdown_table(["Model", "Variant", "Runs"] + cols,
@@ -127,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     runs = load_runs(args.files)
     label = args.label or default_label(runs)
     rows = variant_stats(runs)
-    markdown, text = build_tables(rows, label, args.digits)
+    markdown, text = render_tables(rows, label, args.digits)
     print(markdown)
     print()
     print(text, end="")
