@@ -27,8 +27,19 @@ import math
 from pathlib import Path
 
 from chronotasks.data.chronovision import ARTIFACT_CATEGORIES, DYNASTIES
-from chronotasks.reporting import (BarPanel, RunResults, csv_number, csv_text, format_number, has_task, load_runs,
-                                   markdown_table, metric_value, model_name, write_bar_chart)
+from chronotasks.reporting import (
+    BarPanel,
+    RunResults,
+    csv_number,
+    csv_text,
+    format_number,
+    has_task,
+    load_runs,
+    markdown_table,
+    metric_value,
+    model_name,
+    write_bar_chart,
+)
 from chronotasks.scoring.composite import chronovision_composite
 
 LOC = "chronovision_artifacts_loc"
@@ -132,7 +143,8 @@ def build_csv(runs: list[RunResults], labels: list[str]) -> str:
 
 def plot_panels(runs: list[RunResults], labels: list[str]) -> list[BarPanel]:
     """Δ_ACC per SPEED category (a series per model and prompt), accuracy per dynasty and per category (per model)."""
-    delta = {f"{label} ({prompt})" if prompt != "plain" else label: [metric_value(run, task, f"delta_ACC_{c}") * 100 for c in TABLE4_CATEGORIES]
+    delta = {label if prompt == "plain" else f"{label} ({prompt})": [metric_value(run, task, f"delta_ACC_{c}") * 100
+                                                                     for c in TABLE4_CATEGORIES]
              for run, label in zip(runs, labels) for prompt, task in SHORTCUT_PROMPTS if has_task(run, task)}
     located = [(label, localization_values(run)) for run, label in zip(runs, labels) if has_task(run, LOC)]
     categories = tuple(c.capitalize() for c in ARTIFACT_CATEGORIES)

@@ -21,8 +21,18 @@ import math
 from pathlib import Path
 
 from chronotasks.data.tabvlm.schema import PERIOD_KEYS, PERIODS, TASK_TYPES
-from chronotasks.reporting import (BarPanel, RunResults, csv_number, csv_text, has_task, load_runs, markdown_table, metric_value,
-                                   model_name, write_bar_chart)
+from chronotasks.reporting import (
+    BarPanel,
+    RunResults,
+    csv_number,
+    csv_text,
+    has_task,
+    load_runs,
+    markdown_table,
+    metric_value,
+    model_name,
+    write_bar_chart,
+)
 from chronotasks.scoring import mean_std
 
 VARIANTS = (("visual", ""), ("visual+metadata", "_metadata"))
