@@ -165,10 +165,12 @@ def plot_panels(runs: list[RunResults], labels: list[str]) -> list[BarPanel]:
 def run(args: argparse.Namespace) -> int:
     runs = load_runs(args.files)
     labels = row_labels(runs, args.label)
-    print(build_markdown(runs, labels))
+    markdown = build_markdown(runs, labels)
+    panels = plot_panels(runs, labels) if args.plot else None   # before any output: a failure writes nothing
+    print(markdown)
     if args.csv:
         Path(args.csv).write_text(build_csv(runs, labels), encoding="utf-8")
         print(f"\ncsv: {args.csv}")
-    if args.plot:
-        print(f"plot: {write_bar_chart(args.plot, plot_panels(runs, labels))}")
+    if panels:
+        print(f"plot: {write_bar_chart(args.plot, panels)}")
     return 0

@@ -144,11 +144,12 @@ def run(args: argparse.Namespace) -> int:
     label = args.label or default_label(runs)
     rows = variant_stats(runs)
     markdown, text = render_tables(rows, label, args.digits)
+    panel = period_panel(rows, label) if args.plot else None   # before any output: a failure writes nothing
     print(markdown)
     print()
     print(text, end="")
     if args.csv:
         Path(args.csv).write_text(text, encoding="utf-8")
-    if args.plot:
-        print(f"plot: {write_bar_chart(args.plot, [period_panel(rows, label)])}")
+    if panel:
+        print(f"plot: {write_bar_chart(args.plot, [panel])}")
     return 0
