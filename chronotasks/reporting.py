@@ -67,6 +67,11 @@ def load_runs(paths: Iterable[str | Path]) -> list[RunResults]:
     return [load_run(path) for path in result_files(paths)]
 
 
+def file_names(runs: Iterable[RunResults]) -> str:
+    """The runs' file paths, comma-separated, for error messages."""
+    return ", ".join(str(run.path) for run in runs)
+
+
 def has_task(run: RunResults, task: str) -> bool:
     return task in run.results
 

@@ -32,6 +32,7 @@ from chronotasks.reporting import (
     RunResults,
     csv_number,
     csv_text,
+    file_names,
     format_number,
     has_task,
     load_runs,
@@ -101,7 +102,7 @@ def row_labels(runs: list[RunResults], labels: list[str] | None) -> list[str]:
     if labels is None:
         return [model_name(run, with_args=True) for run in runs]
     if len(labels) != len(runs):
-        raise ValueError(f"--label given {len(labels)} times for {len(runs)} results files: " + ", ".join(str(r.path) for r in runs))
+        raise ValueError(f"--label given {len(labels)} times for {len(runs)} results files: " + file_names(runs))
     return labels
 
 
@@ -111,7 +112,7 @@ def _cells(values: dict[str, float], formats: dict[str, tuple[int, int]]) -> lis
 
 def build_markdown(runs: list[RunResults], labels: list[str]) -> str:
     if not any(task.startswith("chronovision") for run in runs for task in run.results):
-        raise ValueError("none of the files has ChronoVision results (chronovision_* tasks): " + ", ".join(str(r.path) for r in runs))
+        raise ValueError("none of the files has ChronoVision results (chronovision_* tasks): " + file_names(runs))
     table3 = [[label] + _cells(table3_values(run), TABLE3_FORMATS) for run, label in zip(runs, labels)]
     table4 = [[label, prompt] + _cells(table4_values(run, task), dict.fromkeys(TABLE4_COLUMNS, PERCENT))
               for run, label in zip(runs, labels) for prompt, task in SHORTCUT_PROMPTS if has_task(run, task)]
@@ -158,7 +159,7 @@ def plot_panels(runs: list[RunResults], labels: list[str]) -> list[BarPanel]:
                                    {label: [values[c] * 100 for c in columns] for label, values in located}, "accuracy (%)"))
     if not panels:
         raise ValueError("nothing to plot: no chronovision_shortcut(_cot) or chronovision_artifacts_loc results in "
-                         + ", ".join(str(r.path) for r in runs))
+                         + file_names(runs))
     return panels
 
 

@@ -26,6 +26,7 @@ from chronotasks.reporting import (
     RunResults,
     csv_number,
     csv_text,
+    file_names,
     has_task,
     load_runs,
     markdown_table,
@@ -88,7 +89,7 @@ def variant_stats(runs: list[RunResults]) -> list[VariantRow]:
             stats[col] = mean_std(values) if values else (math.nan, math.nan)
         rows.append((variant, len(per_run), stats))
     if not rows:
-        raise ValueError("none of the files has TAB-VLM task results (tabvlm_* tasks): " + ", ".join(str(r.path) for r in runs))
+        raise ValueError("none of the files has TAB-VLM task results (tabvlm_* tasks): " + file_names(runs))
     return rows
 
 
