@@ -20,20 +20,8 @@ import argparse
 import math
 from pathlib import Path
 
+from chronotasks import reporting
 from chronotasks.data.tabvlm.schema import PERIOD_KEYS, PERIODS, TASK_TYPES
-from chronotasks.reporting import (
-    BarPanel,
-    RunResults,
-    csv_number,
-    csv_text,
-    file_names,
-    has_task,
-    load_runs,
-    markdown_table,
-    metric_value,
-    model_name,
-    write_bar_chart,
-)
 from chronotasks.scoring import mean_std
 
 VARIANTS = (("visual", ""), ("visual+metadata", "_metadata"))
@@ -62,21 +50,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--digits", type=int, default=1)
 
 
-def run_scores(run: RunResults, suffix: str) -> dict[str, float] | None:
+def run_scores(run: reporting.RunResults, suffix: str) -> dict[str, float] | None:
     """One run's row (fractions) for a variant, or None when the run lacks its tasks."""
-    if not any(has_task(run, t.task + suffix) for t in TASK_TYPES):
+    if not any(reporting.has_task(run, t.task + suffix) for t in TASK_TYPES):
         return None
-    row = {t.title: metric_value(run, t.task + suffix, "accuracy") for t in TASK_TYPES}
+    row = {t.title: reporting.metric_value(run, t.task + suffix, "accuracy") for t in TASK_TYPES}
     accs = list(row.values())
     row = {"Overall": sum(accs) / len(accs) if not any(math.isnan(a) for a in accs) else math.nan, **row}
     for title, short, metric, _ in DETAIL_COLUMNS:
-        row[title] = metric_value(run, f"tabvlm_{short}{suffix}", metric)
+        row[title] = reporting.metric_value(run, f"tabvlm_{short}{suffix}", metric)
     for title, metric in PERIOD_COLUMNS:
-        row[title] = metric_value(run, "tabvlm_style_period" + suffix, metric)
+        row[title] = reporting.metric_value(run, "tabvlm_style_period" + suffix, metric)
     return row
 
 
-def variant_stats(runs: list[RunResults]) -> list[VariantRow]:
+def variant_stats(runs: list[reporting.RunResults]) -> list[VariantRow]:
     """A row per variant found, mean and std over the runs that have it."""
     rows = []
     for variant, suffix in VARIANTS:
@@ -89,12 +77,12 @@ def variant_stats(runs: list[RunResults]) -> list[VariantRow]:
             stats[col] = mean_std(values) if values else (math.nan, math.nan)
         rows.append((variant, len(per_run), stats))
     if not rows:
-        raise ValueError("none of the files has TAB-VLM task results (tabvlm_* tasks): " + file_names(runs))
+        raise ValueError("none of the files has TAB-VLM task results (tabvlm_* tasks): " + reporting.file_names(runs))
     return rows
 
 
-def default_label(runs: list[RunResults]) -> str:
-    return "/".join(sorted({model_name(r) for r in runs}))
+def default_label(runs: list[reporting.RunResults]) -> str:
+    return "/".join(sorted({reporting.model_name(r) for r in runs}))
 
 
 def _fmt(mean: float, std: float, scale: float, digits: int) -> str:
@@ -110,15 +98,16 @@ def _has_periods(rows: list[VariantRow]) -> bool:
 
 def build_tables(files: list[Path], label: str | None = None, digits: int = 1) -> tuple[str, str]:
     """Markdown and CSV of the result files of one model's runs (label: the model name when not given)."""
-    runs = load_runs(files)
+    runs = reporting.load_runs(files)
     return render_tables(variant_stats(runs), label or default_label(runs), digits)
 
 
 def render_tables(rows: list[VariantRow], label: str, digits: int = 1) -> tuple[str, str]:
     """Markdown (Table 1, partial credit, per period when present) and CSV of the variant rows."""
     def table(cols: list[str]) -> str:
-        return markdown_table(["Model", "Variant", "Runs"] + cols,
-                              ([label, variant, n] + [_fmt(*stats[c], SCALES[c], digits) for c in cols] for variant, n, stats in rows))
+        return reporting.markdown_table(["Model", "Variant", "Runs"] + cols,
+                                        ([label, variant, n] + [_fmt(*stats[c], SCALES[c], digits) for c in cols]
+                                         for variant, n, stats in rows))
 
     parts = ["Table 1 (accuracy %, mean ± std over runs):", "", table(list(MAIN_COLUMNS)),
              "", "Partial credit (τ, F1, Jaccard in [0, 1]), tie-aware sequence accuracy and parse failures (%):", "",
@@ -126,22 +115,23 @@ def render_tables(rows: list[VariantRow], label: str, digits: int = 1) -> tuple[
     if _has_periods(rows):
         parts += ["", "Style-Period Attribution accuracy per period (%, Table 9):", "", table([c[0] for c in PERIOD_COLUMNS])]
     header = ["model", "variant", "runs"] + [f"{c} {part}" for c in SCALES for part in ("mean", "std")]
-    csv_rows = ([label, variant, n] + [csv_number(v * SCALES[c]) for c in SCALES for v in stats[c]] for variant, n, stats in rows)
-    return "\n".join(parts), csv_text(header, csv_rows)
+    csv_rows = ([label, variant, n] + [reporting.csv_number(v * SCALES[c]) for c in SCALES for v in stats[c]]
+                for variant, n, stats in rows)
+    return "\n".join(parts), reporting.csv_text(header, csv_rows)
 
 
-def period_panel(rows: list[VariantRow], label: str) -> BarPanel:
+def period_panel(rows: list[VariantRow], label: str) -> reporting.BarPanel:
     """Per-period accuracy (%), one bar series per variant; std bars when there are several runs."""
     if not _has_periods(rows):
         raise ValueError("no per-period accuracy (tabvlm_style_period period_acc_*) in the result files")
     titles = [c[0] for c in PERIOD_COLUMNS]
     series = {f"{label} {variant}": [stats[t][0] * 100 for t in titles] for variant, _, stats in rows}
     errors = {f"{label} {variant}": [stats[t][1] * 100 for t in titles] for variant, n, stats in rows if n > 1}
-    return BarPanel("Style-Period Attribution accuracy per period", titles, series, "accuracy (%)", errors)
+    return reporting.BarPanel("Style-Period Attribution accuracy per period", titles, series, "accuracy (%)", errors)
 
 
 def run(args: argparse.Namespace) -> int:
-    runs = load_runs(args.files)
+    runs = reporting.load_runs(args.files)
     label = args.label or default_label(runs)
     rows = variant_stats(runs)
     markdown, text = render_tables(rows, label, args.digits)
@@ -152,5 +142,5 @@ def run(args: argparse.Namespace) -> int:
     if args.csv:
         Path(args.csv).write_text(text, encoding="utf-8")
     if panel:
-        print(f"plot: {write_bar_chart(args.plot, [panel])}")
+        print(f"plot: {reporting.write_bar_chart(args.plot, [panel])}")
     return 0
