@@ -27,7 +27,7 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
         "musebench": "chronotasks.data.musebench.prepare",
         "tempviz": "chronotasks.data.tempviz.prepare",
     },
-    "report": {"tabvlm": "chronotasks.data.tabvlm.report"},
+    "report": {"tabvlm": "chronotasks.data.tabvlm.report", "chronovision": "chronotasks.data.chronovision.report"},
     "metaeval": {"tempviz": "chronotasks.data.tempviz.metaeval"},
     "build": {"musebench-qa": "chronotasks.data.musebench.build_qa"},
 }

@@ -65,3 +65,10 @@ def lmms_eval_run(demo_root, tmp_path):
         return run_lmms_eval(*args, data_root=data_root or demo_root, output_path=out, extra_env=extra_env)
 
     return _run
+
+
+@pytest.fixture(scope="session")
+def chronovision_random_run(demo_root, tmp_path_factory) -> tuple[Path, dict]:
+    """``chrono_random`` on the whole ``chronovision`` group (demo data), run once per session: (output folder, results JSON)."""
+    out = tmp_path_factory.mktemp("chronovision_random") / "out"
+    return out, run_lmms_eval("--model", "chrono_random", "--tasks", "chronovision", data_root=demo_root, output_path=out)

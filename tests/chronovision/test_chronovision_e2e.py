@@ -1,9 +1,13 @@
 """The real lmms-eval launcher on the chronovision group: demo data, the
-grayscale-prior baseline on the shortcut tasks, and release files prepared with
-stand-in images."""
+grayscale-prior baseline on the shortcut tasks, release files prepared with
+stand-in images, and `chronotasks report chronovision` on a real run's output."""
+
+import csv
 
 import pytest
 
+from chronotasks.cli import main
+from chronotasks.data.chronovision import DYNASTIES, SPEED_CATEGORIES
 from chronotasks.data.chronovision.demo import write_standin_images
 from chronotasks.data.chronovision.prepare import join_release
 
@@ -29,9 +33,8 @@ def _check_group(results):
 
 
 @pytest.mark.slow
-def test_group_on_demo_and_grayscale_prior(lmms_eval_run):
-    results = lmms_eval_run("--model", "chrono_random", "--tasks", "chronovision")["results"]
-    _check_group(results)
+def test_group_on_demo_and_grayscale_prior(chronovision_random_run, lmms_eval_run):
+    _check_group(chronovision_random_run[1]["results"])
 
     prior = lmms_eval_run("--model", "chrono_grayscale_prior", "--tasks", "chronovision_shortcut,chronovision_shortcut_cot")["results"]
     for task in ("chronovision_shortcut", "chronovision_shortcut_cot"):
@@ -51,3 +54,31 @@ def test_group_on_prepared_release(seed_data, tmp_path, lmms_eval_run):
     _check_group(results)
     assert 0.1 < results["chronovision_artifacts_loc"]["ACC_A,none"] < 0.3  # 5 options at random
     assert abs(results["chronovision_artifacts_sort_cross"]["tau,none"]) < 0.1
+
+
+@pytest.mark.slow
+def test_report_on_the_run_output_matches_its_results(chronovision_random_run, tmp_path, capsys):
+    out, data = chronovision_random_run
+    results = data["results"]
+    table, png = tmp_path / "table.csv", tmp_path / "plot.png"
+    assert main(["report", "chronovision", str(out), "--csv", str(table), "--plot", str(png)]) == 0
+    printed = capsys.readouterr().out
+    (row,) = list(csv.DictReader(table.open(encoding="utf-8")))
+    loc, shortcut = results["chronovision_artifacts_loc"], results["chronovision_shortcut"]
+    intra, cross = results["chronovision_artifacts_sort_intra"], results["chronovision_artifacts_sort_cross"]
+    expected = {  # column -> value in the results JSON, at the table's scale
+        "S": 100 * results["chronovision"]["composite_S,none"],   # the group's sum of shares = S from the columns
+        "τ": (intra["tau,none"] + cross["tau,none"]) / 2, "50×(1+τ)": (intra["tau_50,none"] + cross["tau_50,none"]) / 2,
+        "ACC_A": 100 * loc["ACC_A,none"], "ACC_B": 100 * shortcut["ACC_B,none"], "ACC_1": 100 * shortcut["ACC_1,none"],
+        "ACC_2": 100 * shortcut["ACC_2,none"], "Δ_ACC": 100 * shortcut["delta_ACC,none"],
+        "ACC_Y": 100 * results["chronovision_news_year"]["ACC_Y,none"], "MAE": results["chronovision_news_year"]["MAE,none"],
+        "ACC_M": 100 * results["chronovision_news_multimodal"]["ACC_M,none"],
+        **{d: 100 * loc[f"acc_{d.lower()},none"] for d in DYNASTIES},
+        **{f"CoT {c.capitalize()} Δ_ACC": 100 * results["chronovision_shortcut_cot"][f"delta_ACC_{c},none"] for c in SPEED_CATEGORIES},
+    }
+    for column, value in expected.items():
+        assert float(row[column]) == pytest.approx(value, abs=1e-4), column
+    markdown_row = next(line for line in printed.splitlines() if line.startswith("| chrono_random |"))
+    assert markdown_row.endswith(f"| {expected['S']:.2f} |")
+    assert f"| {expected['ACC_A']:.2f} | {expected['τ']:.3f} | {expected['50×(1+τ)']:.2f} |" in markdown_row
+    assert png.stat().st_size > 1000

@@ -98,3 +98,24 @@ def test_report_rejects_files_without_tabvlm_results(tmp_path):
     other.write_text(json.dumps({"results": {"mme": {"accuracy,none": 0.5}}}))
     with pytest.raises(ValueError, match="no.*TAB-VLM|none of the files"):
         main(["report", "tabvlm", str(other)])
+
+
+def test_report_per_period_table_and_plot_by_hand(tmp_path, capsys):
+    # Classical: 0.5 and 0.7 -> 60.0 ± 14.1 (|50-70|/sqrt 2); Prehistoric only in run 1 -> 100.0 ± 0.0; others absent.
+    _results_file(tmp_path / "a_results.json", [0.6] * 6, {"tabvlm_style_period": {"period_acc_classical,none": 0.5,
+                                                                                    "period_acc_prehistoric,none": 1.0}})
+    _results_file(tmp_path / "b_results.json", [0.4] * 6, {"tabvlm_style_period": {"period_acc_classical,none": 0.7}})
+    png = tmp_path / "plots" / "periods.png"
+    assert main(["report", "tabvlm", str(tmp_path), "--plot", str(png)]) == 0
+    printed = capsys.readouterr().out
+    header, _, row = printed.split("Table 9):\n\n", 1)[1].splitlines()[:3]
+    assert header.startswith("| Model | Variant | Runs | Prehistoric Period | Bronze Age | Iron Age | Classical Period |")
+    assert row == "| qwen2_5_vl | visual | 2 | 100.0 ± 0.0 | – | – | 60.0 ± 14.1 | – | – | – | – |"
+    assert png.read_bytes().startswith(b"\x89PNG") and png.stat().st_size > 1000
+
+
+def test_report_plot_needs_per_period_metrics(tmp_path):
+    a = _results_file(tmp_path / "a_results.json", [0.5] * 6)
+    with pytest.raises(ValueError, match="period_acc"):
+        main(["report", "tabvlm", str(a), "--plot", str(tmp_path / "x.png")])
+    assert not (tmp_path / "x.png").exists()

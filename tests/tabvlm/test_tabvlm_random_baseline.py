@@ -18,7 +18,7 @@ from lmms_eval.api.instance import Instance
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import load_task_docs
 from chronotasks.data.tabvlm.report import build_tables
-from chronotasks.data.tabvlm.schema import TASK_TYPES
+from chronotasks.data.tabvlm.schema import PERIOD_KEYS, TASK_TYPES
 from chronotasks.scoring.ordering import accepted_orders
 from chronotasks.tasks.tabvlm import utils
 from model_shims.baselines import RandomBaseline
@@ -113,3 +113,6 @@ def test_lmms_eval_random_run_on_demo_prints_six_scores_and_overall(lmms_eval_ru
     overall = 100 * results["tabvlm_chrono"]["accuracy,none"]
     assert f"| chrono_random | visual | 1 | {overall:.1f} ± 0.0 |" in markdown
     assert "visual+metadata" in markdown and csv_text.splitlines()[1].startswith("chrono_random,visual,1,")
+    style = results["tabvlm_style_period"]
+    periods = [f"{100 * style[f'period_acc_{k},none']:.1f} ± 0.0" if f"period_acc_{k},none" in style else "–" for k in PERIOD_KEYS]
+    assert f"| chrono_random | visual | 1 | {' | '.join(periods)} |" in markdown.split("per period")[1]
