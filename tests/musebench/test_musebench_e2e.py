@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from musebench_tiny_clip import make_tiny_chinese_clip
+from tiny_models import make_tiny_chinese_clip
 
 from chronotasks.data.loading import read_jsonl
 from chronotasks.scoring import anls

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 from lmms_eval.api.instance import Instance
-from musebench_tiny_clip import PROJECTION_DIM, make_tiny_clip
+from tiny_models import PROJECTION_DIM, TEXT, make_tiny_clip
 
 from chronotasks.data.drawing import save_scene
 from chronotasks.data.loading import doc_images, open_image, write_jsonl
@@ -48,7 +48,7 @@ def test_clip_model_faiss_ranking_matches_numpy(clip_dir, corpus, tmp_path):
     root, artifacts = corpus
     ids = [a["id"] for a in artifacts]
     model = ChronoEmbed(pretrained=str(clip_dir), embed_batch_size=4, top_k=len(ids), cache_dir=str(tmp_path / "cache"))
-    assert type(model.model).__name__ == "CLIPModel" and model.max_text_length == 64
+    assert type(model.model).__name__ == "CLIPModel" and model.max_text_length == TEXT["max_position_embeddings"]
     t2i = [{"id": a["id"], "corpus": str(root / "corpus_images.jsonl"), "corpus_modality": "image", "corpus_root": str(root)} for a in artifacts]
     i2t = [{"id": f"{a['id']}#{k}", "images": [str(root / v)], "corpus": str(root / "corpus_text.jsonl"), "corpus_modality": "text"}
            for a in artifacts for k, v in enumerate(a["images"])]

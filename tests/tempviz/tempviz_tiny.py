@@ -3,8 +3,9 @@ loaded by the real ``from_pretrained(local_dir)`` code paths. No hub access."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+
+from tiny_models import make_tiny_clip, tiny_clip_tokenizer
 
 WORDS = (
     "a photorealistic image of the in europe that is old one month years map realistic artwork style art "
@@ -13,43 +14,14 @@ WORDS = (
 )
 
 
-def _bytes_to_unicode() -> dict[int, str]:
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return dict(zip(bs, map(chr, cs)))
-
-
-def write_clip_tokenizer(folder: Path) -> Path:
-    """A CLIP BPE tokenizer with a byte-level alphabet and no merges (words split to characters)."""
-    from transformers import CLIPTokenizer
-
-    folder.mkdir(parents=True, exist_ok=True)
-    chars = list(_bytes_to_unicode().values())
-    vocab = {}
-    for ch in chars + [c + "</w>" for c in chars] + ["<|startoftext|>", "<|endoftext|>"]:
-        vocab.setdefault(ch, len(vocab))
-    (folder / "vocab.json").write_text(json.dumps(vocab))
-    (folder / "merges.txt").write_text("#version: 0.2\n")
-    tok = CLIPTokenizer(str(folder / "vocab.json"), str(folder / "merges.txt"), model_max_length=77)
-    tok.save_pretrained(folder)
-    return folder
-
-
 def build_tiny_sd(folder: Path) -> Path:
     """A StableDiffusionPipeline (UNet 32 channels, VAE, CLIP text encoder) for 64x64 images."""
     import torch
     from diffusers import AutoencoderKL, DDIMScheduler, StableDiffusionPipeline, UNet2DConditionModel
-    from transformers import CLIPTextConfig, CLIPTextModel, CLIPTokenizer
+    from transformers import CLIPTextConfig, CLIPTextModel
 
     torch.manual_seed(0)
-    tok_dir = write_clip_tokenizer(folder.parent / (folder.name + "_tok"))
-    tokenizer = CLIPTokenizer.from_pretrained(tok_dir)
+    tokenizer = tiny_clip_tokenizer()
     unet = UNet2DConditionModel(
         block_out_channels=(32, 64),
         layers_per_block=1,
@@ -102,43 +74,6 @@ def build_tiny_sd(folder: Path) -> Path:
     return folder
 
 
-def build_tiny_clip(folder: Path) -> Path:
-    """A CLIPModel + CLIPProcessor (image 32x32, patch 8) saved for from_pretrained."""
-    import torch
-    from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel, CLIPProcessor, CLIPTokenizer
-
-    torch.manual_seed(0)
-    tok_dir = write_clip_tokenizer(folder.parent / (folder.name + "_tok"))
-    tokenizer = CLIPTokenizer.from_pretrained(tok_dir)
-    config = CLIPConfig(
-        text_config={
-            "vocab_size": len(tokenizer),
-            "hidden_size": 32,
-            "intermediate_size": 37,
-            "num_attention_heads": 4,
-            "num_hidden_layers": 2,
-            "max_position_embeddings": 77,
-            "bos_token_id": tokenizer.bos_token_id,
-            "eos_token_id": tokenizer.eos_token_id,
-            "pad_token_id": tokenizer.pad_token_id,
-        },
-        vision_config={
-            "hidden_size": 32,
-            "intermediate_size": 37,
-            "num_attention_heads": 4,
-            "num_hidden_layers": 2,
-            "image_size": 32,
-            "patch_size": 8,
-        },
-        projection_dim=16,
-    )
-    model = CLIPModel(config)
-    model.save_pretrained(folder)
-    image_processor = CLIPImageProcessor(size={"shortest_edge": 32}, crop_size={"height": 32, "width": 32})
-    CLIPProcessor(image_processor=image_processor, tokenizer=tokenizer).save_pretrained(folder)
-    return folder
-
-
 def build_tiny_blip(folder: Path) -> Path:
     """A BlipForConditionalGeneration + BlipProcessor (tiny BERT WordPiece vocab) saved for from_pretrained."""
     import torch
@@ -183,7 +118,7 @@ def build_tiny_blip(folder: Path) -> Path:
 def build_all(root: Path) -> dict[str, Path]:
     """Tiny SD pipeline, CLIP and BLIP under root (built once per root)."""
     dirs = {"sd": root / "sd", "clip": root / "clip", "blip": root / "blip"}
-    builders = {"sd": build_tiny_sd, "clip": build_tiny_clip, "blip": build_tiny_blip}
+    builders = {"sd": build_tiny_sd, "clip": make_tiny_clip, "blip": build_tiny_blip}
     for name, folder in dirs.items():
         if not (folder / ("model_index.json" if name == "sd" else "config.json")).is_file():
             builders[name](folder)

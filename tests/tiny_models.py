@@ -1,13 +1,15 @@
 """Tiny CLIP-family dual encoders built from configs (random weights), saved with their
-processors, for tests: a Chinese-CLIP (BERT character vocabulary) and a plain CLIP (byte-level
-BPE tokenizer with no merges). Both load with ``AutoModel`` / ``AutoProcessor.from_pretrained``."""
+processors, for tests of MuseBench retrieval and TempViz judging/generation: a Chinese-CLIP (BERT
+character vocabulary) and a plain CLIP (byte-level BPE tokenizer with no merges, also the text
+tokenizer of the tiny Stable Diffusion pipeline). Both load with ``AutoModel`` /
+``AutoProcessor.from_pretrained``. No hub access."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 # one tiny shape for both families: 32-wide, one layer, 32x32 images in 8x8 patches
-TEXT = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 37, "max_position_embeddings": 64}
+TEXT = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 37, "max_position_embeddings": 77}
 VISION = {"hidden_size": 32, "num_hidden_layers": 1, "num_attention_heads": 2, "intermediate_size": 37, "image_size": 32, "patch_size": 8}
 IMAGE_SIZES = {"size": {"shortest_edge": 32}, "crop_size": {"height": 32, "width": 32}}
 PROJECTION_DIM = 16
@@ -38,17 +40,25 @@ def make_tiny_chinese_clip(out_dir: Path, texts: list[str], seed: int = 0) -> Pa
     return _save(out_dir, processor, ChineseCLIPModel, config, seed)
 
 
-def make_tiny_clip(out_dir: Path, seed: int = 0) -> Path:
-    """Save a tiny CLIPModel + CLIPProcessor to out_dir. The CLIPTokenizer is byte-level BPE with
-    the 256 byte symbols (plain and word-final ``</w>``) and no merges, so any text, Chinese
-    included, tokenizes (one token per UTF-8 byte); start/end of text are the last ids, as in CLIP."""
+def tiny_clip_tokenizer():
+    """A CLIPTokenizer, byte-level BPE with the 256 byte symbols (plain and word-final ``</w>``) and
+    no merges, so any text, Chinese included, tokenizes (one token per UTF-8 byte); start/end of
+    text are the last ids, as in CLIP; 77 positions, as in CLIP."""
     from tokenizers.pre_tokenizers import ByteLevel
-    from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel, CLIPProcessor, CLIPTokenizer
+    from transformers import CLIPTokenizer
 
     symbols = sorted(ByteLevel.alphabet())
     tokens = [*symbols, *(s + "</w>" for s in symbols), "<|startoftext|>", "<|endoftext|>"]
-    tokenizer = CLIPTokenizer(vocab={t: i for i, t in enumerate(tokens)}, merges=[])
+    return CLIPTokenizer(vocab={t: i for i, t in enumerate(tokens)}, merges=[], model_max_length=77)
+
+
+def make_tiny_clip(out_dir: Path, seed: int = 0) -> Path:
+    """Save a tiny CLIPModel + CLIPProcessor (``tiny_clip_tokenizer``) to out_dir."""
+    from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel, CLIPProcessor
+
+    tokenizer = tiny_clip_tokenizer()
     processor = CLIPProcessor(image_processor=CLIPImageProcessor(**IMAGE_SIZES), tokenizer=tokenizer)
-    text = {**TEXT, "vocab_size": len(tokens), "bos_token_id": len(tokens) - 2, "eos_token_id": len(tokens) - 1, "pad_token_id": len(tokens) - 1}
+    n = len(tokenizer)
+    text = {**TEXT, "vocab_size": n, "bos_token_id": n - 2, "eos_token_id": n - 1, "pad_token_id": n - 1}
     config = CLIPConfig(text_config=text, vision_config=VISION, projection_dim=PROJECTION_DIM)
     return _save(out_dir, processor, CLIPModel, config, seed)
