@@ -12,7 +12,7 @@ from PIL import Image
 
 from chronotasks.data.answer_space import AnswerSpace
 
-GROUPS = ["chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "musebench_vqa",
+GROUPS = ["chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "chronovision_news_year_confidence", "musebench_vqa",
           "musebench_vqa_descriptive", "musebench_retrieval", "tempviz"]
 
 
