@@ -78,11 +78,6 @@ def main() -> None:
 TASKS = ("chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "musebench_vqa", "musebench_retrieval")
 
 
-def random_reply(doc: dict, rng: random.Random) -> str:
-    space = AnswerSpace.of_doc(doc)
-    return "" if space.kind == "text" else space.format(space.random_value(rng))
-
-
 def leaf_tasks(task_dict: dict) -> dict:
     leaves = {}
     for name, value in task_dict.items():
@@ -115,7 +110,7 @@ def time_task_hooks() -> None:
             for doc in docs:
                 task.doc_to_text(doc)
                 task.doc_to_visual(doc)
-                for metric, value in task.process_results(doc, [random_reply(doc, rng)]).items():
+                for metric, value in task.process_results(doc, [AnswerSpace.of_doc(doc).random_reply(rng)]).items():
                     per_metric.setdefault(metric, []).append(value)
             per_sample = (time.perf_counter() - start) / len(docs)
             start = time.perf_counter()

@@ -76,10 +76,7 @@ class RandomBaseline(_Baseline):
     """
 
     def answer(self, request: Instance, doc: dict[str, Any]) -> str:
-        space = AnswerSpace.of_doc(doc)
-        if space.kind == "text":
-            return ""
-        return space.format(space.random_value(self._rng(request)))
+        return AnswerSpace.of_doc(doc).random_reply(self._rng(request))
 
 
 class ConstantBaseline(_Baseline):
@@ -123,4 +120,4 @@ class GrayscalePriorBaseline(_Baseline):
                 s1, s2 = (mean_saturation(image) for image in images)
                 if abs(s1 - s2) > self.tolerance:
                     return space.format(options[0] if s1 < s2 else options[1])
-        return space.format(space.random_value(rng))
+        return space.random_reply(rng)

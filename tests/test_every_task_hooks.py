@@ -71,8 +71,7 @@ def test_process_results_covers_the_listed_metrics(tasks):
         listed = {m["metric"] for m in task.config.metric_list}
         returned = set()
         for doc in task.test_docs():
-            space = AnswerSpace.of_doc(doc)
-            reply = "" if space.kind == "text" else space.format(space.random_value(rng))
+            reply = AnswerSpace.of_doc(doc).random_reply(rng)
             keys = set(task.process_results(doc, [reply]))
             assert keys <= listed, (name, keys - listed)
             returned |= keys

@@ -102,3 +102,8 @@ class AnswerSpace:
         if self.kind == "choice":
             return rng.choice(self.choices)
         raise ValueError("a free-text answer space has no random answer")
+
+    def random_reply(self, rng: random.Random) -> str:
+        """A random valid answer written as a model would; the empty reply (an abstention) for
+        free text, which has no space to draw from."""
+        return "" if self.kind == "text" else self.format(self.random_value(rng))
