@@ -9,7 +9,7 @@ the sample's artifact; the aggregations give Recall@K overall and per museum.
 
 from __future__ import annotations
 
-from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs
+from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs, make_process_docs
 from chronotasks.scoring import anls, clean, mean
 from chronotasks.scoring.chinese_periods import same_dynasty
 from chronotasks.scoring.retrieval import hit_rank, parse_ranking, recall_at
@@ -22,12 +22,6 @@ RETRIEVAL_FIELDS = ("id", "artifact_id", "museum_key", "corpus", "corpus_modalit
 doc_to_visual = doc_images
 
 
-def _docs(task_file, required):
-    def process_docs(_placeholder):
-        return load_task_docs(BENCHMARK, task_file, required)
-    return process_docs
-
-
 def _retrieval_docs(task_file):
     def process_docs(_placeholder):
         root = benchmark_dir(BENCHMARK)
@@ -36,8 +30,8 @@ def _retrieval_docs(task_file):
     return process_docs
 
 
-vqa_docs = _docs("vqa.jsonl", VQA_FIELDS)
-vqa_descriptive_docs = _docs("vqa_descriptive.jsonl", VQA_FIELDS)
+vqa_docs = make_process_docs(BENCHMARK, "vqa.jsonl", VQA_FIELDS)
+vqa_descriptive_docs = make_process_docs(BENCHMARK, "vqa_descriptive.jsonl", VQA_FIELDS)
 retrieval_docs = {f"{d}_{s}": _retrieval_docs(f"retrieval_{d}_{s}.jsonl")
                   for d in ("i2t", "t2i") for s in ("structural", "structural_nl", "descriptive")}
 i2t_structural_docs = retrieval_docs["i2t_structural"]
