@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "musebench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 
 def main() -> None:
@@ -50,7 +50,7 @@ def main() -> None:
         t3 = time.perf_counter()
         print(f"{n:>11} {t1 - t0:>14.3f} {t2 - t1:>15.3f} {t3 - t2:>9.3f} {bool((f_idx == n_idx).all()):>6}")
 
-    from musebench_tiny_clip import make_tiny_chinese_clip
+    from tiny_models import make_tiny_chinese_clip
 
     from chronotasks.data.drawing import draw_scene
     from model_shims.chrono_embed import ChronoEmbed
