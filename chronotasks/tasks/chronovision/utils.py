@@ -13,7 +13,7 @@ from chronotasks.data.chronovision import ARTIFACT_CATEGORIES, DYNASTIES, SPEED_
 from chronotasks.data.chronovision.grayscale import trial_images
 from chronotasks.data.loading import benchmark_dir, doc_images, make_process_docs
 from chronotasks.scoring import extract_json, kendall_tau, mean, parse_json_choice, parse_year, within_k
-from chronotasks.scoring.composite import MAE_MAX, shortcut_score
+from chronotasks.scoring.composite import news_score, shortcut_score
 from chronotasks.scoring.index_parsing import parse_index_ordering, parse_named_option
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
 from prompts import render
@@ -175,13 +175,8 @@ def sort_share(values):
 
 
 def news_year_share(items):
-    acc_y = mean([i["correct"] for i in items])
-    return acc_y * (1.0 - _mae_or_max([i["error"] for i in items]) / MAE_MAX) / 6.0
-
-
-def _mae_or_max(errors):
-    value = mean(errors)
-    return MAE_MAX if value != value else value
+    """The year part of S_N/3: news_score with ACC_M = 0 (the multimodal task adds its own share)."""
+    return news_score(mean([i["correct"] for i in items]), mean([i["error"] for i in items]), 0.0) / 3.0
 
 
 def _shortcut_metric(name, category=None):
