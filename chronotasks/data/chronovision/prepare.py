@@ -228,18 +228,19 @@ def build_news(source: Path, store: ImageStore, missing: list[str], speed: dict)
             for rec in _read_json(path):
                 _require(rec, ("test_id", "correct_answer", "news", "images"), str(path))
                 rid = f"mm-{category}-{rec['test_id']}"
+                images = sorted(rec["images"], key=lambda im: im["index"])
                 found = []
-                for image in sorted(rec["images"], key=lambda im: im["index"]):
+                for image in images:
                     copies = [["news", category, rec["test_id"], image["new_name"]]]
                     speed.setdefault((category, image["original_name"]), []).extend(copies)
                     found.append(store.find(speed_candidates(category, image["original_name"], copies)))
                 if any(f is None for f in found):
-                    missing.extend(f"news_multimodal\t{rid}\t{im['original_name']}" for im, f in zip(rec["images"], found) if f is None)
+                    missing.extend(f"news_multimodal\t{rid}\t{im['original_name']}" for im, f in zip(images, found) if f is None)
                     continue
                 records.append({
                     "id": rid, "images": [store.place(f) for f in found], "event": rec["news"]["description"],
                     "answer": str(rec["correct_answer"]), "event_year": rec["news"]["year"],
-                    "years": [im["year"] for im in sorted(rec["images"], key=lambda im: im["index"])], "category": category,
+                    "years": [im["year"] for im in images], "category": category,
                     "answer_space": AnswerSpace("choice", choices=("1", "2", "3", "4"), key="answer").to_json(),
                 })
     return records
