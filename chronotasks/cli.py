@@ -50,7 +50,9 @@ def _cmd_demo_data(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser. Only the target modules of ``command`` (or of every command, when
+    None) are imported: they pull in heavy libraries, and ``tasks-path`` should stay instant."""
     parser = argparse.ArgumentParser(prog="chronotasks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -63,11 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--benchmarks", nargs="*", default=None, help="subset of benchmarks (default: all)")
     p.set_defaults(func=_cmd_demo_data)
 
-    for command, targets in SUBCOMMANDS.items():
+    for cmd, targets in SUBCOMMANDS.items():
         if not targets:
             continue
-        p = sub.add_parser(command, help=f"{command} ({', '.join(targets)})")
+        p = sub.add_parser(cmd, help=f"{cmd} ({', '.join(targets)})")
         target_sub = p.add_subparsers(dest="target", required=True)
+        if command is not None and cmd != command:
+            continue
         for name, module_name in targets.items():
             module = importlib.import_module(module_name)
             tp = target_sub.add_parser(name, help=(module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else None)
@@ -77,7 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    args = build_parser(command).parse_args(argv)
     return int(args.func(args) or 0)
 
 
