@@ -14,11 +14,12 @@
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
+
+from chronotasks.scoring.aggregation import share
 
 
 def parse_ranking(reply: Any) -> list[str] | None:
@@ -49,8 +50,7 @@ def hit_rank(ranked: Sequence[Hashable] | None, relevant: Hashable | Iterable[Ha
 
 def recall_at(ranks: Iterable[int | None], k: int) -> float:
     """Share of queries whose relevant item is in the top k (rank < k); NaN for no queries."""
-    values = [r is not None and r < k for r in ranks]
-    return sum(values) / len(values) if values else math.nan
+    return share(r is not None and r < k for r in ranks)
 
 
 def l2_normalize(x: np.ndarray, eps: float = 1e-12) -> np.ndarray:

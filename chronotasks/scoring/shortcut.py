@@ -11,9 +11,10 @@ Each pair (I1 earlier than I2) is asked three times:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping
 from typing import Any
+
+from chronotasks.scoring.aggregation import share
 
 CONDITIONS = {"color": "ACC_B", "gray_earlier": "ACC_1", "gray_later": "ACC_2"}
 
@@ -22,9 +23,8 @@ def condition_accuracy(items: Iterable[Mapping[str, Any]], condition: str, **whe
     """Mean ``correct`` over the items of one condition (and matching ``where`` fields); NaN if none."""
     if condition not in CONDITIONS:
         raise ValueError(f"unknown condition {condition!r}; expected one of {sorted(CONDITIONS)}")
-    values = [float(item["correct"]) for item in items
-              if item["condition"] == condition and all(item.get(k) == v for k, v in where.items())]
-    return sum(values) / len(values) if values else math.nan
+    return share(item["correct"] for item in items
+                 if item["condition"] == condition and all(item.get(k) == v for k, v in where.items()))
 
 
 def shortcut_metrics(items: Iterable[Mapping[str, Any]], **where: Any) -> dict[str, float]:
