@@ -25,19 +25,20 @@ converts them.
 
 from __future__ import annotations
 
-import json
+import copy
+import functools
 import threading
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from chronotasks.scoring.parsing import parse_yes_no
+from chronotasks.data.loading import open_image, read_jsonl
 from chronotasks.scoring.t2i import (
     DEFAULT_ACCEPT_FROM,
     answer_matches,
     cosine,
     parse_decomposition,
-    parse_graded_rating,
+    parse_verdict,
     strip_imperative,
     threshold_pass,
 )
@@ -175,13 +176,6 @@ def text_similarity(a: str, b: str, model_path: str | None = None, device: str =
     return cosine(emb[0], emb[1])
 
 
-def _open(image_path: str):
-    from PIL import Image
-
-    with Image.open(image_path) as image:
-        return image.convert("RGB")
-
-
 def _client(config: JudgeConfig, llm: bool = False):
     from model_shims.openai_client import CachedChatClient
 
@@ -204,16 +198,10 @@ def _image_message(text: str, image_path: str) -> dict[str, Any]:
     return {"role": "user", "content": [image_part(image_path), text_part(text)]}
 
 
-def _verdict_prompt(config: JudgeConfig, prompt: str, temporal_cue: str) -> str:
-    if config.prompt == "judging":
+def _verdict_prompt(prompt_kind: str, prompt: str, temporal_cue: str) -> str:
+    if prompt_kind == "judging":
         return render("tempviz/judging.j2", prompt=prompt)
     return render("tempviz/standard.j2", prompt=prompt, temporal_cue=temporal_cue)
-
-
-def _parse_verdict(config: JudgeConfig, reply: str) -> bool | None:
-    if config.prompt == "judging":
-        return parse_graded_rating(reply, accept_from=config.accept_from)
-    return parse_yes_no(reply)
 
 
 def fewshot_messages(config: JudgeConfig) -> list[dict[str, Any]]:
@@ -222,27 +210,33 @@ def fewshot_messages(config: JudgeConfig) -> list[dict[str, Any]]:
         return []
     if not config.fewshot_file:
         raise ValueError(f"judge_shots={config.shots} needs judge_fewshot_file (JSONL of image, prompt, temporal_cue, reply)")
-    path = Path(config.fewshot_file)
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    if len(rows) < config.shots:
-        raise ValueError(f"{path}: {len(rows)} exemplars, judge_shots={config.shots}")
+    return copy.deepcopy(_fewshot_turns(config.fewshot_file, config.shots, config.prompt))
+
+
+@functools.lru_cache(maxsize=8)
+def _fewshot_turns(fewshot_file: str, shots: int, prompt: str) -> list[dict[str, Any]]:
+    """Read, render and encode the exemplars once per (file, shots, prompt), not per judged image."""
+    path = Path(fewshot_file)
+    rows = read_jsonl(path)
+    if len(rows) < shots:
+        raise ValueError(f"{path}: {len(rows)} exemplars, judge_shots={shots}")
     messages = []
-    for number, row in enumerate(rows[: config.shots], start=1):
+    for number, row in enumerate(rows[:shots], start=1):
         missing = [k for k in ("image", "prompt", "reply") if k not in row]
         if missing:
             raise ValueError(f"{path}: exemplar {number} lacks field(s) {missing}")
         image = row["image"] if Path(row["image"]).is_absolute() else str(path.parent / row["image"])
-        text = _verdict_prompt(config, row["prompt"], row.get("temporal_cue", ""))
+        text = _verdict_prompt(prompt, row["prompt"], row.get("temporal_cue", ""))
         messages += [_image_message(text, image), {"role": "assistant", "content": str(row["reply"])}]
     return messages
 
 
 def judge_vlm_direct(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> dict[str, Any]:
     client = _client(config)
-    text = _verdict_prompt(config, doc["prompt"], doc.get("temporal_cue", ""))
+    text = _verdict_prompt(config.prompt, doc["prompt"], doc.get("temporal_cue", ""))
     messages = fewshot_messages(config) + [_image_message(text, image_path)]
     reply = client.chat(messages, temperature=0, max_tokens=config.max_tokens)
-    verdict = _parse_verdict(config, reply)
+    verdict = parse_verdict(reply, config.prompt, config.accept_from)
     return {"accept": verdict, "score": None if verdict is None else float(verdict), "parse_failure": verdict is None, "reply": reply}
 
 
@@ -274,7 +268,7 @@ def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> di
         return judge_vlm_direct(image_path, doc, config)
     if config.judge == "decomp_vqa":
         return judge_decomp_vqa(image_path, doc, config)
-    image = _open(image_path)
+    image = open_image(image_path, doc.get("id", "?"))
     text = doc.get("prompt_body") or strip_imperative(doc["prompt"])
     device = config.resolved_device()
     if config.judge == "clipscore":

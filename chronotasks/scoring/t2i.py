@@ -3,6 +3,7 @@
 - ``strip_imperative``: the prompt without its imperative prefix ("Generate ...").
 - ``parse_graded_rating``: a judge's RATING on a graded scale (outstanding / very
   good / good / fair / poor / ...) or Accept / Not accept, mapped to accept/reject.
+- ``parse_verdict``: the verdict of a judging (graded) or yes/no prompt.
 - ``parse_decomposition``: question/answer pairs from the decomposition LLM's reply.
 - ``answer_matches``: is a VQA answer right for a decomposed question?
 - ``threshold_pass``: share of right answers and the pass verdict at a threshold.
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from chronotasks.scoring.parsing import UNPARSED, clean, extract_json, parse_accept, parse_letter
+from chronotasks.scoring.parsing import UNPARSED, clean, extract_json, parse_accept, parse_letter, parse_yes_no
 
 IMPERATIVES = ("Give me", "Produce", "Generate", "Create")
 _IMPERATIVE = re.compile(r"^\s*(?:" + "|".join(re.escape(i) for i in IMPERATIVES) + r")\b[\s:,]*", re.IGNORECASE)
@@ -35,20 +36,8 @@ def strip_imperative(prompt: str) -> str:
     return _IMPERATIVE.sub("", str(prompt), count=1).strip()
 
 
-# Graded rating levels, best first. A level at or above ``accept_from`` is an accept.
-GRADED_LEVELS: tuple[str, ...] = (
-    "outstanding",
-    "excellent",
-    "very good",
-    "good",
-    "fair",
-    "average",
-    "mediocre",
-    "poor",
-    "very poor",
-    "bad",
-    "very bad",
-)
+# Graded rating levels -> rank, best first (equal ranks are synonyms). A level ranked at or above
+# ``accept_from`` is an accept.
 _LEVEL_RANK = {
     "outstanding": 0,
     "excellent": 0,
@@ -101,6 +90,14 @@ def parse_graded_rating(text: Any, accept_from: str = DEFAULT_ACCEPT_FROM) -> bo
     if level is not None:
         return _LEVEL_RANK[level] <= _LEVEL_RANK[accept_from]
     return parse_accept(tail)
+
+
+def parse_verdict(text: Any, prompt: str, accept_from: str = DEFAULT_ACCEPT_FROM) -> bool | None:
+    """A VLM judge's verdict for the prompt it was asked with: ``"judging"`` (RATING, read by
+    ``parse_graded_rating``) or the Standard/Simple yes/no prompt (``parse_yes_no``)."""
+    if prompt == "judging":
+        return parse_graded_rating(text, accept_from=accept_from)
+    return parse_yes_no(text)
 
 
 _ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*•])\s+", re.MULTILINE)
@@ -223,7 +220,6 @@ def cosine(a: Sequence[float], b: Sequence[float]) -> float:
 
 __all__ = [
     "DEFAULT_ACCEPT_FROM",
-    "GRADED_LEVELS",
     "IMPERATIVES",
     "answer_matches",
     "cosine",
@@ -231,6 +227,7 @@ __all__ = [
     "options_of",
     "parse_decomposition",
     "parse_graded_rating",
+    "parse_verdict",
     "strip_imperative",
     "threshold_pass",
 ]

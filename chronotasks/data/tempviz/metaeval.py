@@ -40,8 +40,8 @@ import pandas as pd
 
 from chronotasks.data.loading import DataError
 from chronotasks.data.tempviz import CATEGORIES
-from chronotasks.scoring import cohens_kappa, macro_prf, parse_yes_no, point_biserial
-from chronotasks.scoring.t2i import DEFAULT_ACCEPT_FROM, parse_graded_rating
+from chronotasks.scoring import cohens_kappa, macro_prf, point_biserial
+from chronotasks.scoring.t2i import DEFAULT_ACCEPT_FROM, parse_verdict
 
 KEY = ["model", "category", "index"]
 QUESTIONS = {  # question id -> a phrase identifying its column in the annotator files
@@ -134,8 +134,8 @@ def judge_verdicts(
         if column not in frame.columns:
             raise DataError(f"{path}: no column {column!r}")
         prompt_type = "judging" if column == JUDGING_COLUMN else "simple"
-        parse = (lambda r: parse_graded_rating(r, accept_from=accept_from)) if prompt_type == "judging" else parse_yes_no
-        verdicts = [parse(None if isinstance(r, float) and math.isnan(r) else r) for r in frame[column]]
+        verdicts = [parse_verdict(None if isinstance(r, float) and math.isnan(r) else r, prompt_type, accept_from)
+                    for r in frame[column]]
         out["pred"] = [None if v is None else int(v) for v in verdicts]
         info.update(reply_column=column, prompt_type=prompt_type, dropped=int(sum(v is None for v in verdicts)))
         out = out[out["pred"].notna()].copy()
