@@ -103,9 +103,9 @@ class CachedChatClient:
     def _cache_path(self, key: str) -> Path | None:
         return None if self.cache_dir is None else self.cache_dir / key[:2] / f"{key}.json"
 
-    def cached(self, messages: list[dict[str, Any]], **params: Any) -> str | None:
-        """The cached reply of a request, or None when it was never answered."""
-        path = self._cache_path(request_key(self.model, messages, params))
+    def _cached(self, key: str) -> str | None:
+        """The cached reply of the request with this key, or None when it was never answered."""
+        path = self._cache_path(key)
         if path is None or not path.is_file():
             return None
         try:
@@ -145,7 +145,7 @@ class CachedChatClient:
     def chat(self, messages: list[dict[str, Any]], **params: Any) -> str:
         """The reply text to ``messages`` (from the cache when this exact request was answered)."""
         key = request_key(self.model, messages, params)
-        hit = self.cached(messages, **params)
+        hit = self._cached(key)
         if hit is not None:
             with self._lock:
                 self.stats["cache_hits"] += 1
