@@ -139,7 +139,7 @@ def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Pat
                 continue
             images, problems = _views(fields.get("images"), Path(image_root) if image_root else path.parent)
             try:
-                artifact = standardize(raw, images, museum, record_id, crawl_year)
+                artifact = standardize(fields, images, museum, record_id, crawl_year)
             except Rejected as rejection:
                 detail = str(rejection) + (f" ({'; '.join(problems[:3])})" if problems and rejection.reason == "fewer_than_2_views" else "")
                 dropped.append({**where, "reason": rejection.reason, "detail": detail})

@@ -80,7 +80,7 @@ def museum_key(value: Any) -> str | None:
     """'zhejiang' / 'palace' / 'npm' for any spelling of a museum name, else None."""
     if value is None:
         return None
-    return MUSEUM_ALIASES.get(_norm_key(value)) or MUSEUM_ALIASES.get(str(value).strip())
+    return MUSEUM_ALIASES.get(_norm_key(value))  # every alias is already in _norm_key form
 
 
 def flatten(raw: dict[str, Any]) -> dict[str, Any]:
@@ -133,14 +133,14 @@ class Rejected(ValueError):
 _YEAR = re.compile(r"(?<!\d)([12]\d{3})(?!\d)")
 
 
-def standardize(raw: dict[str, Any], images: list[str], museum: str | None, record_id: str, crawl_year: int) -> dict[str, Any]:
-    """One validated canonical record, or ``Rejected`` naming the reason.
+def standardize(fields: dict[str, Any], images: list[str], museum: str | None, record_id: str, crawl_year: int) -> dict[str, Any]:
+    """One validated canonical record from a ``flatten``-ed catalog record, or ``Rejected`` naming
+    the reason.
 
     ``images`` are the usable local views already resolved by the caller (duplicates removed).
     Rules (§3.2.1): ≥ 2 views; a description; at most one of the museum's structural fields
     missing; no year-like token (YYYY) after ``crawl_year`` in the texts.
     """
-    fields = flatten(raw)
     key = museum_key(museum) if museum else infer_museum(fields)
     if key is None:
         raise Rejected("unknown_museum", "cannot tell the museum (no 'museum' field, no --museum, no telling field)")
