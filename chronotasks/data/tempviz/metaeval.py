@@ -40,6 +40,7 @@ import pandas as pd
 
 from chronotasks.data.loading import DataError
 from chronotasks.data.tempviz import CATEGORIES
+from chronotasks.reporting import markdown_table
 from chronotasks.scoring import cohens_kappa, macro_prf, point_biserial
 from chronotasks.scoring.t2i import DEFAULT_ACCEPT_FROM, parse_verdict
 
@@ -229,33 +230,25 @@ def run_metaeval(
 
 # -- output -----------------------------------------------------------------------------------
 def markdown(results: dict[str, Any]) -> str:
+    rows = [(name, r) for name, r in results["judges"].items() if "overall" in r]
+    rows.append((f"Random baseline (seed {results['random_baseline']['seed']})", results["random_baseline"]))
     lines = [
         f"# TempViz meta-evaluation (ground truth: annotator {results['ground_truth']['annotator']}, Q2 AND Q3)",
         "",
-        "| Judge | Category | P | R | F1 | n |",
-        "|---|---|---|---|---|---|",
+        markdown_table(["Judge", "Category", "P", "R", "F1", "n"], [
+            (name, category, f"{m['precision']:.1f}", f"{m['recall']:.1f}", f"{m['f1']:.1f}", m["n"])
+            for name, r in rows for category, m in [("Overall", r["overall"]), *r["per_category"].items()]
+        ]),
     ]
-    rows = [(name, r) for name, r in results["judges"].items() if "overall" in r]
-    rows.append((f"Random baseline (seed {results['random_baseline']['seed']})", results["random_baseline"]))
-    for name, r in rows:
-        for category, m in [("Overall", r["overall"]), *r["per_category"].items()]:
-            lines.append(f"| {name} | {category} | {m['precision']:.1f} | {m['recall']:.1f} | {m['f1']:.1f} | {m['n']} |")
     for name, r in results["judges"].items():
         if "dropped" in r.get("overall", {}):
             lines.append(f"\n{name}: {r['overall']['dropped']} unparsed repl(ies) dropped.")
         if "point_biserial" in r:
-            lines += ["", f"Point-biserial r of {name}:", "", "| Question | r | p | n |", "|---|---|---|---|"]
-            for q, v in r["point_biserial"].items():
-                lines.append(f"| {q} | {v['r']:.4f} | {v['p']:.3g} | {v['n']} |")
-    lines += [
-        "",
-        "Cohen's κ between the annotators:",
-        "",
-        "| Category | Image quality (Q1) | Subject (Q2) | Temporal (Q3) |",
-        "|---|---|---|---|",
-    ]
-    for category, k in results["kappa"].items():
-        lines.append(f"| {category} | {k['Q1']:.4f} | {k['Q2']:.4f} | {k['Q3']:.4f} |")
+            lines += ["", f"Point-biserial r of {name}:", "", markdown_table(
+                ["Question", "r", "p", "n"], [(q, f"{v['r']:.4f}", f"{v['p']:.3g}", v["n"]) for q, v in r["point_biserial"].items()])]
+    lines += ["", "Cohen's κ between the annotators:", "", markdown_table(
+        ["Category", "Image quality (Q1)", "Subject (Q2)", "Temporal (Q3)"],
+        [(category, f"{k['Q1']:.4f}", f"{k['Q2']:.4f}", f"{k['Q3']:.4f}") for category, k in results["kappa"].items()])]
     return "\n".join(lines) + "\n"
 
 
