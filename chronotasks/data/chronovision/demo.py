@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from chronotasks.data.chronovision import DYNASTIES, SPEED_CATEGORIES
-from chronotasks.data.chronovision.prepare import cha_candidates, join_release, release_path_parts
+from chronotasks.data.chronovision.prepare import join_release, release_path_parts
 from chronotasks.data.drawing import draw_scene
 from chronotasks.data.loading import read_jsonl
 
@@ -45,11 +45,11 @@ def write_standin_images(source: Path, images: Path, seed: int = 0, skip: frozen
         written.add(path)
         _save(path, rng, **kwargs)
 
-    cha = [json.loads(line)["image"] for f in sorted((source / "artifacts" / "localization").glob("*.jsonl"))
-           for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+    cha = [rec["image"] for f in sorted((source / "artifacts" / "localization").glob("*.jsonl")) for rec in read_jsonl(f)]
     cha += [p for f in sorted((source / "artifacts" / "sort").glob("*.jsonl")) for rec in read_jsonl(f) for p in rec["images"]]
     for path in cha:
-        parts = cha_candidates(path)[0] if release_path_parts(path)[0].upper() == "CHA" else ["CHA", *release_path_parts(path)]
+        parts = release_path_parts(path)
+        parts = parts if parts[0].upper() == "CHA" else ["CHA", *parts]
         save(parts, path, hue=DYNASTIES.index(parts[1]) / 5 if parts[1] in DYNASTIES else None)
     news_named = set()
     for category in SPEED_CATEGORIES:

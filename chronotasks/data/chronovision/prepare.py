@@ -39,10 +39,10 @@ from typing import Any
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.chronovision import DYNASTIES, SPEED_CATEGORIES, YEAR_RANGE
 from chronotasks.data.loading import DataError, read_jsonl, write_jsonl
+from chronotasks.scoring import shortcut
 
 TASK_FILES = ("artifacts_loc.jsonl", "artifacts_sort_intra.jsonl", "artifacts_sort_cross.jsonl", "shortcut.jsonl",
               "news_year.jsonl", "news_multimodal.jsonl")
-CONDITIONS = ("color", "gray_earlier", "gray_later")
 
 
 def stable_rng(seed: int, *parts: Any) -> random.Random:
@@ -206,7 +206,7 @@ def build_shortcut(source: Path, store: ImageStore, seed: int, missing: list[str
 def shortcut_trials(pair_id: str, category: str, earlier: str, later: str, earlier_year: int, later_year: int, seed: int) -> list[dict]:
     """The three trials of one pair; image order randomised per trial, the answer follows it."""
     trials = []
-    for condition in CONDITIONS:
+    for condition in shortcut.CONDITIONS:  # the conditions the scorer filters on
         earlier_first = stable_rng(seed, "shortcut", pair_id, condition).random() < 0.5
         gray_of = {"color": (False, False), "gray_earlier": (True, False), "gray_later": (False, True)}[condition]
         images, gray = [earlier, later], list(gray_of)

@@ -9,7 +9,7 @@ group ``chronovision`` sums the shares (``sum_of_shares``), so its row is S.
 import os
 from pathlib import Path
 
-from chronotasks.data.chronovision import ARTIFACT_CATEGORIES, DYNASTIES, SPEED_CATEGORIES
+from chronotasks.data.chronovision import ARTIFACT_CATEGORIES, BENCHMARK, DYNASTIES, SPEED_CATEGORIES
 from chronotasks.data.chronovision.grayscale import trial_images
 from chronotasks.data.loading import benchmark_dir, doc_images, make_process_docs
 from chronotasks.scoring import extract_json, kendall_tau, mean, parse_json_choice, parse_year, within_k
@@ -18,7 +18,7 @@ from chronotasks.scoring.index_parsing import parse_index_ordering, parse_named_
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
 from prompts import render
 
-B = "chronovision"
+B = BENCHMARK
 loc_docs = make_process_docs(B, "artifacts_loc.jsonl", ("id", "images", "options", "answer", "dynasty", "category"))
 sort_intra_docs = make_process_docs(B, "artifacts_sort_intra.jsonl", ("id", "images", "gold_order", "n"))
 sort_cross_docs = make_process_docs(B, "artifacts_sort_cross.jsonl", ("id", "images", "gold_order", "n"))
