@@ -18,6 +18,7 @@ from chronotasks.scoring.parsing import (
     after_last_cue,
     clean,
     first_after_cue_else_last,
+    indices_to_letters,
     letters_to_indices,
     parse_letter,
     parse_ordering,
@@ -63,10 +64,10 @@ def parse_named_option(text: Any, options: Sequence[str]) -> str | None:
         return letter
     s = clean(text)
     segment = after_last_cue(s) or s
-    for part in (segment, s):
+    for part in dict.fromkeys((segment, s)):  # the answer after the cue first, then the whole reply
         named = {i for i, option in enumerate(options) if re.search(r"(?<![A-Za-z])" + re.escape(option) + r"(?![A-Za-z])", part, re.IGNORECASE)}
         if len(named) == 1:
-            return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[named.pop()]
+            return indices_to_letters(named)[0]
     return UNPARSED
 
 

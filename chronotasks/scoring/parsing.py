@@ -139,8 +139,7 @@ def parse_letter_set(text: Any, n_options: int = 4) -> frozenset[str] | None:
         if len(set(letters)) == len(letters) and all(ch in valid for ch in letters):
             return frozenset(letters)
         return UNPARSED
-    allow_lower = cue_is_short = len(segment) <= 20
-    letters = [letter for letter, _ in _lone_letters(segment, allow_lower=allow_lower and cue_is_short)]
+    letters = [letter for letter, _ in _lone_letters(segment, allow_lower=len(segment) <= 20)]
     if not letters:
         return UNPARSED
     if any(ch not in valid for ch in letters):

@@ -127,9 +127,8 @@ def parse_decomposition(text: Any) -> list[dict[str, str]]:
             continue
         question = _TYPE_LABEL.sub("", parts[0]).strip(" -\n\t")
         answer = parts[1].strip().splitlines()[0].strip(" -") if parts[1].strip() else ""
-        if question.endswith("?") or "?" in question:
-            if answer:
-                pairs.append({"question": " ".join(question.split()), "answer": answer})
+        if "?" in question and answer:
+            pairs.append({"question": " ".join(question.split()), "answer": answer})
     return pairs
 
 

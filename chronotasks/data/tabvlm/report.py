@@ -74,7 +74,7 @@ def variant_stats(runs: list[reporting.RunResults]) -> list[VariantRow]:
         stats = {}
         for col in SCALES:
             values = [s[col] for s in per_run if not math.isnan(s[col])]
-            stats[col] = mean_std(values) if values else (math.nan, math.nan)
+            stats[col] = mean_std(values)  # (nan, nan) when no run has it
         rows.append((variant, len(per_run), stats))
     if not rows:
         raise ValueError("none of the files has TAB-VLM task results (tabvlm_* tasks): " + reporting.file_names(runs))
