@@ -56,19 +56,24 @@ _SINGLE = {"夏": "Xia", "商": "Shang", "周": "Zhou", "秦": "Qin", "汉": "Ha
            "宋": "Song", "元": "Yuan", "明": "Ming", "清": "Qing"}
 _LABEL_SEP = r"[\s·•・,，、/／()（）\[\]【】:：;；\-—~～]"
 
-
-def _aliases() -> list[tuple[str, str]]:
-    pairs = [(alias, name) for name, _, aliases in DYNASTIES for alias in aliases]
-    return sorted(pairs, key=lambda p: -len(p[0]))
-
-
-_ALIASES = _aliases()
 # "people's republic of china" contains "republic of china"; "中华人民共和国" does not contain "中华民国".
 _PRC_EN = re.compile(r"people'?s\s+republic\s+of\s+china", re.IGNORECASE)
 
 
 def _is_cjk(s: str) -> bool:
     return any("\u4e00" <= ch <= "\u9fff" for ch in s)
+
+
+def _aliases() -> list[tuple[str, str, re.Pattern | None]]:
+    """(alias, period, pattern), longest alias first; pattern is None for a Chinese alias (a plain
+    substring), else a word-bounded regex, compiled once."""
+    pairs = sorted(((alias, name) for name, _, aliases in DYNASTIES for alias in aliases), key=lambda p: -len(p[0]))
+    return [(alias, name, None if _is_cjk(alias) else re.compile(r"(?<![a-z])" + re.escape(alias) + r"(?![a-z])"))
+            for alias, name in pairs]
+
+
+_ALIASES = _aliases()
+_SINGLE_LABELS = {char: re.compile(rf"(?:^|{_LABEL_SEP}){char}(?:$|{_LABEL_SEP}|[代朝])") for char in _SINGLE}
 
 
 def dynasties_in(text: str | None) -> set[str]:
@@ -82,19 +87,17 @@ def dynasties_in(text: str | None) -> set[str]:
     if _PRC_EN.search(masked):
         found.add("People's Republic of China")
         masked = _PRC_EN.sub(" ", masked)
-    for alias, name in _ALIASES:
-        if _is_cjk(alias):
+    for alias, name, pattern in _ALIASES:
+        if pattern is None:
             if alias in masked:
                 found.add(name)
                 masked = masked.replace(alias, " " * len(alias))
-        else:
-            pattern = r"(?<![a-z])" + re.escape(alias) + r"(?![a-z])"
-            if re.search(pattern, masked):
-                found.add(name)
-                masked = re.sub(pattern, " ", masked)
+        elif pattern.search(masked):
+            found.add(name)
+            masked = pattern.sub(" ", masked)
     # lone single-character labels: the whole text, or a character delimited by separators / 代朝
     for char, name in _SINGLE.items():
-        if re.search(rf"(?:^|{_LABEL_SEP}){char}(?:$|{_LABEL_SEP}|[代朝])", masked):
+        if _SINGLE_LABELS[char].search(masked):
             found.add(name)
     return found
 
