@@ -22,14 +22,14 @@ from pathlib import Path
 # command -> {name: "module"}; each module defines add_arguments(parser) and run(args).
 SUBCOMMANDS: dict[str, dict[str, str]] = {
     "prepare": {
-        "tabvlm": "chronotasks.data.tabvlm.prepare",
-        "chronovision": "chronotasks.data.chronovision.prepare",
-        "musebench": "chronotasks.data.musebench.prepare",
-        "tempviz": "chronotasks.data.tempviz.prepare",
+        "tabvlm": "chronotasks.benchmarks.tabvlm.prepare",
+        "chronovision": "chronotasks.benchmarks.chronovision.prepare",
+        "musebench": "chronotasks.benchmarks.musebench.prepare",
+        "tempviz": "chronotasks.benchmarks.tempviz.prepare",
     },
-    "report": {"tabvlm": "chronotasks.data.tabvlm.report", "chronovision": "chronotasks.data.chronovision.report"},
-    "metaeval": {"tempviz": "chronotasks.data.tempviz.metaeval"},
-    "build": {"musebench-qa": "chronotasks.data.musebench.build_qa"},
+    "report": {"tabvlm": "chronotasks.benchmarks.tabvlm.report", "chronovision": "chronotasks.benchmarks.chronovision.report"},
+    "metaeval": {"tempviz": "chronotasks.benchmarks.tempviz.metaeval"},
+    "build": {"musebench-qa": "chronotasks.benchmarks.musebench.build_qa"},
 }
 
 
@@ -41,7 +41,7 @@ def _cmd_tasks_path(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo_data(args: argparse.Namespace) -> int:
-    from chronotasks.data.demo import write_demo_data
+    from chronotasks.benchmarks import write_demo_data
 
     counts = write_demo_data(Path(args.out), seed=args.seed, benchmarks=args.benchmarks)
     print(json.dumps(counts, indent=2))

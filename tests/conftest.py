@@ -23,7 +23,7 @@ SEED_DATA = REPO_ROOT.parent / "shared" / "seed-data"
 @pytest.fixture(scope="session")
 def demo_root(tmp_path_factory) -> Path:
     """Demo data of every benchmark, written once per test session."""
-    from chronotasks.data.demo import write_demo_data
+    from chronotasks.benchmarks import write_demo_data
 
     root = tmp_path_factory.mktemp("demo_data")
     write_demo_data(root, seed=0)

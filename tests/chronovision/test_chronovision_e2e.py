@@ -7,9 +7,9 @@ import csv
 import pytest
 
 from chronotasks.cli import main
-from chronotasks.data.chronovision import DYNASTIES, SPEED_CATEGORIES
-from chronotasks.data.chronovision.demo import write_standin_images
-from chronotasks.data.chronovision.prepare import join_release
+from chronotasks.benchmarks.chronovision import DYNASTIES, SPEED_CATEGORIES
+from chronotasks.benchmarks.chronovision.demo import write_standin_images
+from chronotasks.benchmarks.chronovision.prepare import join_release
 
 TASK_METRICS = {
     "chronovision_artifacts_loc": ["ACC_A", "acc_qing", "acc_jade", "composite_S"],

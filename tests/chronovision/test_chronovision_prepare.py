@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from chronotasks.cli import main
-from chronotasks.data.chronovision.demo import write_standin_images
-from chronotasks.data.chronovision.prepare import shortcut_trials
+from chronotasks.benchmarks.chronovision.demo import write_standin_images
+from chronotasks.benchmarks.chronovision.prepare import shortcut_trials
 from chronotasks.data.loading import read_jsonl
 
 DROPPED_CHA = "E:\\CHA\\Qing\\Jade\\1.jpg"

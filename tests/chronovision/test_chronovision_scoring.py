@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from chronotasks.data.chronovision.grayscale import gray_image, to_gray_bgr, trial_images
+from chronotasks.benchmarks.chronovision.grayscale import gray_image, to_gray_bgr, trial_images
 from chronotasks.scoring.composite import chronovision_composite, tau_from_table
 from chronotasks.scoring.index_parsing import parse_index_ordering, parse_named_option
 from chronotasks.scoring.shortcut import confidence_bin, shortcut_metrics

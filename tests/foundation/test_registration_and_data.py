@@ -69,7 +69,7 @@ def test_malformed_record_and_missing_image_are_named(tmp_path, monkeypatch):
 
 
 def test_demo_data_is_deterministic(tmp_path):
-    from chronotasks.data.demo import write_demo_data
+    from chronotasks.benchmarks import write_demo_data
 
     write_demo_data(tmp_path / "a", seed=5, benchmarks=["chrono_demo"])
     write_demo_data(tmp_path / "b", seed=5, benchmarks=["chrono_demo"])

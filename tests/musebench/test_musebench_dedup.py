@@ -11,7 +11,7 @@ import pytest
 from chronotasks.data.drawing import draw_scene
 from chronotasks.data.image_hash import file_phash, hamming
 from chronotasks.data.loading import read_jsonl
-from chronotasks.data.musebench.prepare import DEDUP_MAX_DISTANCE
+from chronotasks.benchmarks.musebench.prepare import DEDUP_MAX_DISTANCE
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 from openai_stub import OpenAIStub, count_images, last_user_text
 from PIL import Image
 
-from model_shims.openai_client import CachedChatClient, ChatError, image_part, text_part
+from chronotasks.chat_client import CachedChatClient, ChatError, image_part, text_part
 
 
 def _echo(body):

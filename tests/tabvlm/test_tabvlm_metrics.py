@@ -7,7 +7,7 @@ import math
 import pytest
 
 from chronotasks.data.answer_space import AnswerSpace
-from chronotasks.data.tabvlm.schema import PERIODS
+from chronotasks.benchmarks.tabvlm.schema import PERIODS
 from chronotasks.scoring.ordering import accepted_orders, has_ties, rank_consistent_match
 from chronotasks.tasks.tabvlm import utils
 

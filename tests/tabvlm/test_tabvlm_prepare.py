@@ -14,8 +14,8 @@ import pytest
 from PIL import Image
 
 from chronotasks.cli import main
-from chronotasks.data.tabvlm.prepare import download, image_name
-from chronotasks.data.tabvlm.schema import TASK_TYPES, artifacts_of
+from chronotasks.benchmarks.tabvlm.prepare import download, image_name
+from chronotasks.benchmarks.tabvlm.schema import TASK_TYPES, artifacts_of
 
 RELEASE = "tabvlm/temporal_anomaly_benchmark.json"
 

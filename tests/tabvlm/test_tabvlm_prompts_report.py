@@ -9,7 +9,7 @@ from PIL import Image
 
 from chronotasks.cli import main
 from chronotasks.data.loading import load_task_docs
-from chronotasks.data.tabvlm.schema import PERIODS, TASK_TYPES
+from chronotasks.benchmarks.tabvlm.schema import PERIODS, TASK_TYPES
 from chronotasks.tasks.tabvlm import utils
 
 

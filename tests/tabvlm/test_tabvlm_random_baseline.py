@@ -17,8 +17,8 @@ from lmms_eval.api.instance import Instance
 
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import load_task_docs
-from chronotasks.data.tabvlm.report import build_tables
-from chronotasks.data.tabvlm.schema import PERIOD_KEYS, TASK_TYPES
+from chronotasks.benchmarks.tabvlm.report import build_tables
+from chronotasks.benchmarks.tabvlm.schema import PERIOD_KEYS, TASK_TYPES
 from chronotasks.scoring.ordering import accepted_orders
 from chronotasks.tasks.tabvlm import utils
 from model_shims.baselines import RandomBaseline

@@ -8,7 +8,7 @@ import sys
 import pandas as pd
 import pytest
 
-from chronotasks.data.tempviz.metaeval import run_metaeval
+from chronotasks.benchmarks.tempviz.metaeval import run_metaeval
 
 POS = [("stable-diffusion-3-5", "Landscapes", 1556), ("blackforest", "Landscapes", 1157), ("sdv15", "Landscapes", 352)]
 NEG = [("sdxlturbo", "Landscapes", 1018), ("stable-diffusion-3-5", "Landscapes", 926), ("sdxlturbo", "Landscapes", 1355)]

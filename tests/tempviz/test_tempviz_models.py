@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from openai_stub import OpenAIStub, count_images, last_user_text  # noqa: E402
 from tempviz_tiny import build_all  # noqa: E402
 
-from chronotasks.data.tempviz.judging import judge_reply  # noqa: E402
-from model_shims import t2i_judges  # noqa: E402
-from model_shims.t2i_judges import JudgeConfig, judge_image  # noqa: E402
+from chronotasks.benchmarks.tempviz.judging import judge_reply  # noqa: E402
+from chronotasks.benchmarks.tempviz import judges as t2i_judges  # noqa: E402
+from chronotasks.benchmarks.tempviz.judges import JudgeConfig, judge_image  # noqa: E402
 
 DOC = {
     "id": "Animals-0",
@@ -116,7 +116,7 @@ def test_clipscore_judge_tiny_clip_loaded_once(tiny, image_path):
     assert -1.0 <= first["score"] <= 1.0 and first["accept"] is True and first["score"] == second["score"]
     assert t2i_judges.LOAD_COUNTS["clip"] == 1
     # the imperative is stripped: the full prompt and its body give different text embeddings
-    from model_shims.t2i_judges import clip_similarity
+    from chronotasks.benchmarks.tempviz.judges import clip_similarity
 
     image = Image.open(image_path).convert("RGB")
     assert clip_similarity(image, DOC["prompt_body"], str(tiny["clip"])) == pytest.approx(first["score"])
@@ -125,7 +125,7 @@ def test_clipscore_judge_tiny_clip_loaded_once(tiny, image_path):
 
 
 def test_caption_judge_tiny_blip_real_minilm(tiny, image_path):
-    from model_shims.t2i_judges import text_similarity
+    from chronotasks.benchmarks.tempviz.judges import text_similarity
 
     # the real all-MiniLM-L6-v2: identical texts 1.0, related texts closer than unrelated ones
     assert text_similarity("a dog on a beach", "a dog on a beach") == pytest.approx(1.0, abs=1e-5)

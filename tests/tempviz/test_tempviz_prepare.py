@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from chronotasks.data.loading import DataError, read_jsonl
-from chronotasks.data.tempviz.prepare import prepare
-from chronotasks.data.tempviz.records import read_category_csv
+from chronotasks.benchmarks.tempviz.prepare import prepare
+from chronotasks.benchmarks.tempviz.records import read_category_csv
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,11 @@ doc_to_visual = doc_images
 
 
 def period_doc_to_text(doc, lmms_eval_specific_kwargs=None):
-    return render("demo/single_choice.j2", question=doc["question"], options=doc["options"])
+    return render("chrono_demo/single_choice.j2", question=doc["question"], options=doc["options"])
 
 
 def pair_doc_to_text(doc, lmms_eval_specific_kwargs=None):
-    return render("demo/pair_earlier.j2")
+    return render("chrono_demo/pair_earlier.j2")
 
 
 def period_process_results(doc, results):

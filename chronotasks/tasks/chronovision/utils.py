@@ -9,8 +9,8 @@ group ``chronovision`` sums the shares (``sum_of_shares``), so its row is S.
 import os
 from pathlib import Path
 
-from chronotasks.data.chronovision import ARTIFACT_CATEGORIES, BENCHMARK, DYNASTIES, SPEED_CATEGORIES
-from chronotasks.data.chronovision.grayscale import trial_images
+from chronotasks.benchmarks.chronovision import ARTIFACT_CATEGORIES, BENCHMARK, DYNASTIES, SPEED_CATEGORIES
+from chronotasks.benchmarks.chronovision.grayscale import trial_images
 from chronotasks.data.loading import benchmark_dir, doc_images, make_process_docs
 from chronotasks.scoring import extract_json, kendall_tau, mean, parse_json_choice, parse_year, within_k
 from chronotasks.scoring.composite import news_score, shortcut_score

@@ -4,7 +4,7 @@ and metrics; ``lmms_eval_specific_kwargs`` ``metadata: true`` selects the
 visual+metadata variant (Appendix C.5)."""
 
 from chronotasks.data.loading import doc_images, make_process_docs, open_image
-from chronotasks.data.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERIOD_KEYS, PERIODS
+from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERIOD_KEYS, PERIODS
 from chronotasks.scoring import (
     exact_match,
     exact_set_match,

@@ -1,10 +1,10 @@
 """Hooks of the TempViz tasks: a doc is one T2I prompt; the model returns a
 generated image (lmms-eval's {"text", "images"} JSON); process_results hands it
-to the configured judge (model_shims/t2i_judges.py) and scores it."""
+to the configured judge (chronotasks/benchmarks/tempviz/judges.py) and scores it."""
 
 from chronotasks.data.loading import make_process_docs
-from chronotasks.data.tempviz import task_file
-from chronotasks.data.tempviz.judging import judge_reply, remember_task_kwargs
+from chronotasks.benchmarks.tempviz import task_file
+from chronotasks.benchmarks.tempviz.judging import judge_reply, remember_task_kwargs
 from chronotasks.scoring import mean
 
 _REQUIRED = ("id", "category", "prompt", "temporal_cue")

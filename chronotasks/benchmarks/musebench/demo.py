@@ -11,8 +11,8 @@ import random
 from pathlib import Path
 
 from chronotasks.data.drawing import save_scene
-from chronotasks.data.musebench import records
-from chronotasks.data.musebench.schema import MUSEUMS
+from chronotasks.benchmarks.musebench import records
+from chronotasks.benchmarks.musebench.schema import MUSEUMS
 from chronotasks.scoring.chinese_periods import dynasty_of
 
 PERIODS = ["新石器时代", "商", "西周", "汉", "唐", "北宋", "元", "明·宣德", "清", "清·乾隆", "民国"]

@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 
 from chronotasks.data.loading import DataError, write_jsonl
-from chronotasks.data.tempviz import CATEGORIES, PARAPHRASES, TABLE1_PROMPTS, TABLE1_TOTAL, task_file
-from chronotasks.data.tempviz.records import read_category_csv
+from chronotasks.benchmarks.tempviz import CATEGORIES, PARAPHRASES, TABLE1_PROMPTS, TABLE1_TOTAL, task_file
+from chronotasks.benchmarks.tempviz.records import read_category_csv
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

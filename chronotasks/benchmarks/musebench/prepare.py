@@ -33,8 +33,8 @@ from typing import Any
 
 from chronotasks.data.image_hash import HASH_BITS, file_phash, hamming
 from chronotasks.data.loading import DataError, read_jsonl
-from chronotasks.data.musebench import records
-from chronotasks.data.musebench.schema import Rejected, flatten, museum_key, standardize
+from chronotasks.benchmarks.musebench import records
+from chronotasks.benchmarks.musebench.schema import Rejected, flatten, museum_key, standardize
 
 # Hamming distance (of 64 bits) up to which two views are near-duplicates: re-encoded or
 # rescaled copies are 0-3 bits apart, a 5 % crop 8-9, different images >= 20 (README).

@@ -28,7 +28,7 @@ from PIL import Image
 from tqdm import tqdm
 
 from chronotasks.data.loading import write_jsonl
-from chronotasks.data.tabvlm.schema import BY_QUESTION_TYPE, TASK_TYPES, artifacts_of, convert_question
+from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, TASK_TYPES, artifacts_of, convert_question
 
 RETRY_STATUS = {408, 425, 429, 500, 502, 503, 504}
 

@@ -10,8 +10,8 @@ import random
 from pathlib import Path
 
 from chronotasks.data.loading import write_jsonl
-from chronotasks.data.tempviz import CATEGORIES, task_file
-from chronotasks.data.tempviz.records import row_to_record
+from chronotasks.benchmarks.tempviz import CATEGORIES, task_file
+from chronotasks.benchmarks.tempviz.records import row_to_record
 
 _ROWS = {
     "Landscapes": [

@@ -1,4 +1,5 @@
-"""(Used by chronotasks/tasks/tempviz/utils.py.) Glue between a task's generation reply and the judges (model_shims/t2i_judges.py).
+"""Glue between a TempViz task's generation reply and the judges (``judges.py`` beside this file);
+the task hooks (chronotasks/tasks/tempviz/utils.py) call ``judge_reply``.
 
 The judge configuration of a task comes, lowest priority first, from
 ``lmms_eval_specific_kwargs`` of the task YAML (keys ``judge``, ``judge_*``; seen
@@ -13,6 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from chronotasks.benchmarks.tempviz.judges import JudgeConfig, judge_image
+
 _TASK_KWARGS: dict[str, dict[str, Any]] = {}
 
 
@@ -22,16 +25,12 @@ def remember_task_kwargs(category: str, kwargs: dict[str, Any] | None) -> None:
 
 
 def judge_config(category: str, reply_config: dict[str, Any] | None):
-    from model_shims.t2i_judges import JudgeConfig
-
     merged = {**_TASK_KWARGS.get(category, {}), **(reply_config or {})}
     return JudgeConfig.from_mapping(merged)
 
 
 def judge_reply(doc: dict[str, Any], reply: str) -> dict[str, Any]:
     """Metrics of one doc: acceptance (0/1), score (continuous or None), failure flags."""
-    from model_shims.t2i_judges import judge_image
-
     try:
         payload = json.loads(reply)
         images = payload.get("images") or []

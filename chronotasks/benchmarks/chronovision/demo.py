@@ -13,8 +13,8 @@ import random
 import re
 from pathlib import Path
 
-from chronotasks.data.chronovision import DYNASTIES, SPEED_CATEGORIES
-from chronotasks.data.chronovision.prepare import join_release, release_path_parts
+from chronotasks.benchmarks.chronovision import DYNASTIES, SPEED_CATEGORIES
+from chronotasks.benchmarks.chronovision.prepare import join_release, release_path_parts
 from chronotasks.data.drawing import draw_scene
 from chronotasks.data.loading import read_jsonl
 

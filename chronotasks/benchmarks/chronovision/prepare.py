@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from chronotasks.data.answer_space import AnswerSpace
-from chronotasks.data.chronovision import DYNASTIES, SPEED_CATEGORIES, YEAR_RANGE
+from chronotasks.benchmarks.chronovision import DYNASTIES, SPEED_CATEGORIES, YEAR_RANGE
 from chronotasks.data.loading import DataError, read_jsonl, write_jsonl
 from chronotasks.scoring import shortcut
 

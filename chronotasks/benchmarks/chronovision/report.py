@@ -26,7 +26,7 @@ import argparse
 import math
 from pathlib import Path
 
-from chronotasks.data.chronovision import ARTIFACT_CATEGORIES, DYNASTIES
+from chronotasks.benchmarks.chronovision import ARTIFACT_CATEGORIES, DYNASTIES
 from chronotasks.reporting import (
     BarPanel,
     RunResults,

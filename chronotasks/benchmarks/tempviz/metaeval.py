@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from chronotasks.data.loading import DataError
-from chronotasks.data.tempviz import CATEGORIES
+from chronotasks.benchmarks.tempviz import CATEGORIES
 from chronotasks.reporting import markdown_table
 from chronotasks.scoring import cohens_kappa, macro_prf, point_biserial
 from chronotasks.scoring.t2i import DEFAULT_ACCEPT_FROM, parse_verdict

@@ -21,7 +21,7 @@ import math
 from pathlib import Path
 
 from chronotasks import reporting
-from chronotasks.data.tabvlm.schema import PERIOD_KEYS, PERIODS, TASK_TYPES
+from chronotasks.benchmarks.tabvlm.schema import PERIOD_KEYS, PERIODS, TASK_TYPES
 from chronotasks.scoring import mean_std
 
 VARIANTS = (("visual", ""), ("visual+metadata", "_metadata"))

@@ -27,7 +27,7 @@ from typing import Any
 from tqdm import tqdm
 
 from chronotasks.data.loading import DataError, read_jsonl
-from chronotasks.data.musebench import records
+from chronotasks.benchmarks.musebench import records
 from chronotasks.scoring.parsing import extract_json_array
 from prompts import render
 
@@ -95,7 +95,7 @@ def build(data: Path, base_url: str | None = None, model: str = "gpt-4o-mini", v
     rejected: list[dict[str, str]] = []
     generator = checker = None
     if base_url:
-        from model_shims.openai_client import CachedChatClient, ChatError
+        from chronotasks.chat_client import CachedChatClient, ChatError
 
         cache = Path(cache_dir) if cache_dir else data / ".qa_cache"
         kwargs = dict(api_key=api_key, cache_dir=cache, max_retries=max_retries, timeout=timeout, backoff_base=backoff)

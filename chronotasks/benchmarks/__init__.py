@@ -1,8 +1,12 @@
-"""`chronotasks demo-data`: small, deterministic, synthetic datasets.
+"""One sub-package per benchmark: its schema, `prepare` (release -> task records), demo-data
+writer, reports and meta-evaluation. What lmms-eval reads (task YAMLs and hooks) is in
+``chronotasks/tasks/<benchmark>/``; prompts in ``prompts/<benchmark>/``; tests in ``tests/<benchmark>/``.
+
+`chronotasks demo-data`: small, deterministic, synthetic datasets.
 
 Each benchmark has a ``write_demo(out_dir: Path, seed: int) -> dict[str, int]``
 that writes its task files (same on-disk format as prepared real data, see
-loading.py) under ``out_dir`` and returns the record count per task file. The
+chronotasks/data/loading.py) under ``out_dir`` and returns the record count per task file. The
 demo data exercises the tasks end to end; it is not the benchmark and its
 numbers mean nothing about a model.
 """
@@ -14,11 +18,11 @@ from pathlib import Path
 
 # benchmark folder name -> "module:function" writing its demo data
 DEMO_WRITERS = {
-    "chrono_demo": "chronotasks.data.chrono_demo:write_demo",
-    "tabvlm": "chronotasks.data.tabvlm.demo:write_demo",
-    "chronovision": "chronotasks.data.chronovision.demo:write_demo",
-    "musebench": "chronotasks.data.musebench.demo:write_demo",
-    "tempviz": "chronotasks.data.tempviz.demo:write_demo",
+    "chrono_demo": "chronotasks.benchmarks.chrono_demo.demo:write_demo",
+    "tabvlm": "chronotasks.benchmarks.tabvlm.demo:write_demo",
+    "chronovision": "chronotasks.benchmarks.chronovision.demo:write_demo",
+    "musebench": "chronotasks.benchmarks.musebench.demo:write_demo",
+    "tempviz": "chronotasks.benchmarks.tempviz.demo:write_demo",
 }
 
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from chronotasks.data.drawing import save_scene
 from chronotasks.data.loading import write_jsonl
-from chronotasks.data.tabvlm.prepare import ImageResolver, convert_release
-from chronotasks.data.tabvlm.schema import PERIODS, TASK_TYPES
+from chronotasks.benchmarks.tabvlm.prepare import ImageResolver, convert_release
+from chronotasks.benchmarks.tabvlm.schema import PERIODS, TASK_TYPES
 
 OBJECTS = [("Terracotta", "Terracotta"), ("Sculpture", "Stone"), ("Coin", "Silver"), ("Coin", "Copper"),
            ("Manuscript", "Paper"), ("Pottery", "Burnt clay"), ("Decorative Art", "Bronze"), ("Textile", "Cotton")]
