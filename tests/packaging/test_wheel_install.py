@@ -100,6 +100,7 @@ def test_card_command_runs_from_the_installed_wheel_and_uninstall_is_clean(tmp_p
     pack = lmms_eval_dir / "tasks" / "chronotasks"
     assert (pack / "tabvlm" / "tabvlm_chrono.yaml").is_file()
     assert not list(pack.rglob("*.py")), "the pack holds YAMLs only; hooks come from the installed chronotasks"
+    assert (site / "chronotasks" / "skeleton" / "test.py.j2").is_file()  # `chronotasks new-benchmark` templates
 
     # 3. Demo data through the installed CLI; the card's command with no flag and no variable.
     data = tmp_path / "data"
