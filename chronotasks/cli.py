@@ -1,6 +1,6 @@
 """The ``chronotasks`` command.
 
-    chronotasks tasks-path                     folder to pass to lmms-eval --include_path
+    chronotasks tasks-path                     folder to pass to lmms-eval --include_path (editable installs)
     chronotasks demo-data --out DIR            synthetic demo data for every benchmark
     chronotasks prepare <benchmark> ...        convert a benchmark's release files
     chronotasks report ...                     tables from lmms-eval result files
