@@ -40,6 +40,19 @@ def _run(command: list[str], cwd: Path, env: dict, timeout: int = 600) -> subpro
     return proc
 
 
+def _run_together(*commands: tuple[list[str], dict], cwd: Path, timeout: int = 600) -> list[subprocess.CompletedProcess]:
+    """Run independent commands side by side; each must exit 0."""
+    procs = [(command, subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+             for command, env in commands]
+    done = []
+    for command, proc in procs:
+        stdout, stderr = proc.communicate(timeout=timeout)
+        if proc.returncode != 0:
+            raise AssertionError(f"{' '.join(command)} exited {proc.returncode}:\n{stdout[-4000:]}\n{stderr[-4000:]}")
+        done.append(subprocess.CompletedProcess(command, proc.returncode, stdout, stderr))
+    return done
+
+
 def _pip(venv_python: Path, *args: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
     # The system pip, acting on the venv's interpreter (the venv is made without a pip of its own).
     return _run([sys.executable, "-m", "pip", "--python", str(venv_python), "--disable-pip-version-check", *args], cwd, env)
@@ -116,17 +129,20 @@ def test_card_command_runs_from_the_installed_wheel_and_uninstall_is_clean(tmp_p
     task_folders = {_placeholder_folder(c) for c in results["configs"].values()}
     assert task_folders == {pack}, task_folders  # read from the pack inside the venv's lmms-eval
 
-    # 4. `lmms-eval tasks` lists them, once; with --include_path as well, the same listing.
-    listing = _listed(_run([str(bin_dir / "lmms-eval"), "tasks"], tmp_path, env).stdout)
-    for name in ("tabvlm_chrono", "tabvlm_sequence", "chronovision_shortcut", "chronovision", "musebench_vqa", "tempviz", "chrono_demo"):
-        assert listing.count(name) == 1, name
+    # 4. `lmms-eval tasks` lists them, once; with --include_path as well, the same listing. 5. The card's
+    # command with --include_path too: same tasks, same numbers, still read from the pack. (Run side by side.)
     tasks_path = _run([str(bin_dir / "chronotasks"), "tasks-path"], tmp_path, env).stdout.strip()
     assert Path(tasks_path).is_relative_to(site)
-    assert _listed(_run([str(bin_dir / "lmms-eval"), "tasks", "--include-path", tasks_path], tmp_path, env).stdout) == listing
-
-    # 5. The card's command with --include_path too: same tasks, same numbers, still read from the pack.
-    _run([str(bin_dir / "lmms-eval"), "--model", "chrono_random", "--tasks", CARD_TASKS, "--include_path", tasks_path,
-          "--output_path", str(tmp_path / "out_include")], tmp_path, run_env)
+    listing, listing_with_include, _ = _run_together(
+        ([str(bin_dir / "lmms-eval"), "tasks"], env),
+        ([str(bin_dir / "lmms-eval"), "tasks", "--include-path", tasks_path], env),
+        ([str(bin_dir / "lmms-eval"), "--model", "chrono_random", "--tasks", CARD_TASKS, "--include_path", tasks_path,
+          "--output_path", str(tmp_path / "out_include")], run_env),
+        cwd=tmp_path)
+    names = _listed(listing.stdout)
+    for name in ("tabvlm_chrono", "tabvlm_sequence", "chronovision_shortcut", "chronovision", "musebench_vqa", "tempviz", "chrono_demo"):
+        assert names.count(name) == 1, name
+    assert _listed(listing_with_include.stdout) == names
     with_include = _results(tmp_path / "out_include")
     assert with_include["results"] == results["results"]
     assert {_placeholder_folder(c) for c in with_include["configs"].values()} == {pack}
