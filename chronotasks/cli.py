@@ -1,11 +1,12 @@
 """The ``chronotasks`` command.
 
-    chronotasks tasks-path                     folder to pass to lmms-eval --include_path
+    chronotasks tasks-path                     folder to pass to lmms-eval --include_path (editable installs)
     chronotasks demo-data --out DIR            synthetic demo data for every benchmark
     chronotasks prepare <benchmark> ...        convert a benchmark's release files
     chronotasks report ...                     tables from lmms-eval result files
     chronotasks metaeval <benchmark> ...       judge-vs-human meta-evaluation
     chronotasks build <what> ...               build derived data (e.g. QA sets)
+    chronotasks new-benchmark NAME             skeleton of a new benchmark in its four places
 
 Benchmark-specific commands live in their own modules, each with
 ``add_arguments(parser)`` and ``run(args) -> int``; this file only routes.
@@ -64,6 +65,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--benchmarks", nargs="*", default=None, help="subset of benchmarks (default: all)")
     p.set_defaults(func=_cmd_demo_data)
+
+    p = sub.add_parser("new-benchmark", help="write the skeleton of a new benchmark (tasks, benchmarks, prompts, tests)")
+    from chronotasks import skeleton
+
+    skeleton.add_arguments(p)
+    p.set_defaults(func=skeleton.run)
 
     for cmd, targets in SUBCOMMANDS.items():
         if not targets:

@@ -16,13 +16,12 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-# benchmark folder name -> "module:function" writing its demo data
+# benchmark folder name -> "module:function" writing its demo data: every benchmark package here
+# with a demo.py (which defines write_demo); a new benchmark needs no registration.
 DEMO_WRITERS = {
-    "chrono_demo": "chronotasks.benchmarks.chrono_demo.demo:write_demo",
-    "tabvlm": "chronotasks.benchmarks.tabvlm.demo:write_demo",
-    "chronovision": "chronotasks.benchmarks.chronovision.demo:write_demo",
-    "musebench": "chronotasks.benchmarks.musebench.demo:write_demo",
-    "tempviz": "chronotasks.benchmarks.tempviz.demo:write_demo",
+    folder.name: f"{__name__}.{folder.name}.demo:write_demo"
+    for folder in sorted(Path(__file__).resolve().parent.iterdir())
+    if (folder / "__init__.py").is_file() and (folder / "demo.py").is_file()
 }
 
 

@@ -1,7 +1,8 @@
 """lmms-eval task YAMLs, one folder per benchmark.
 
 ``chronotasks.tasks.TASKS_DIR`` is the folder to give lmms-eval's ``--include_path``
-(``chronotasks tasks-path`` prints it).
+(``chronotasks tasks-path`` prints it): needed with an editable install; a regular install also
+places these YAMLs in lmms-eval's own task folder (chronotasks/task_pack.py), found with no flag.
 """
 
 from pathlib import Path
