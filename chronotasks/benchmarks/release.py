@@ -103,3 +103,15 @@ def where_tasks_read(out: Path, benchmark: str) -> str:
         return "The tasks read it from there" + ("" if os.environ.get(DATA_ENV) else " (no environment variable needed)") + "."
     return (f"The tasks read {spec}/{benchmark}; point them here with: export {DATA_ENV}={out.resolve().parent}"
             + ("" if out.name == benchmark else f" (and name the folder {benchmark})"))
+
+
+def inner_path(release: Release, path: str) -> str:
+    """A repository path without the release's inner folder ("data/x.csv" -> "x.csv")."""
+    prefix = release.inner.rstrip("/") + "/" if release.inner else ""
+    return path[len(prefix):] if prefix and path.startswith(prefix) else path
+
+
+def published_files(release: Release, inner: Path) -> dict[str, Path]:
+    """{repository path: file under the inner folder} for the release files present there."""
+    found = {path: inner / inner_path(release, path) for path in release.files}
+    return {path: local for path, local in found.items() if local.is_file()}

@@ -43,6 +43,7 @@ from typing import Any
 import datasets
 from PIL import Image, ImageFile, UnidentifiedImageError
 
+from chronotasks.data.errors import DataError
 from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, local_data_root
 
 logger = logging.getLogger("chronotasks")
@@ -54,10 +55,6 @@ PREPARE_COMMANDS = {
                  "catalog folder; `chronotasks demo-data --benchmarks musebench` writes synthetic demo data)",
 }
 DATA_MARKER = "chronotasks_data.json"   # {"kind": "demo" | "release", ...}, written beside the task files
-
-
-class DataError(RuntimeError):
-    """Bad or missing task data; the message names the file, record and field."""
 
 
 def prepare_command(benchmark: str) -> str:
@@ -313,17 +310,23 @@ def doc_images(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] | 
     return [open_doc_image(path, doc.get("id", "?")) for path in doc.get("images") or []]
 
 
-def image_problem(path: str, record_id: Any = "?") -> str | None:
-    """None if ``path`` decodes as an image (fully: truncation is found), else why not."""
+def decode_problem(path: str) -> str | None:
+    """None if ``path`` decodes as an image (fully: truncation is found), else why not ("image file ... does not exist")."""
     try:
         with strict_decoding(), Image.open(path) as image:
             image.draft("RGB", (64, 64))  # JPEG: decode at 1/8 scale (every block is still read)
             image.load()
         return None
     except FileNotFoundError:
-        return f"record {record_id!r}, field 'images': image file {path} does not exist"
+        return f"image file {path} does not exist"
     except Exception as err:  # PIL raises many types for broken files
-        return f"record {record_id!r}, field 'images': image file {path} is not a readable image ({err})"
+        return f"image file {path} is not a readable image ({err})"
+
+
+def image_problem(path: str, record_id: Any = "?", field: str = "images") -> str | None:
+    """``decode_problem`` naming the record and field."""
+    problem = decode_problem(path)
+    return problem and f"record {record_id!r}, field {field!r}: {problem}"
 
 
 def image_failure(doc: dict[str, Any]) -> str | None:

@@ -2,7 +2,8 @@
 
 tqdm alone redraws one line with carriage returns, which a log file shows as nothing useful;
 when stderr is not a terminal we print ``desc: n/total (p%), elapsed, ~left`` every
-``$CHRONOTASKS_PROGRESS_SECONDS`` seconds (default 30) and once at the end.
+``$CHRONOTASKS_PROGRESS_SECONDS`` seconds (default 30), and a last line at the end when there
+was an earlier one.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class Progress:
         self.interval = _interval() if interval is None else interval
         self.n, self.start = 0, time.monotonic()
         self.last_line = self.start
+        self.lines = 0
         self.note = ""
         self.bar = tqdm(total=total, desc=desc, unit=unit, file=self.file, disable=not self.tty, dynamic_ncols=True)
         self.closed = False
@@ -54,6 +56,7 @@ class Progress:
         now = time.monotonic()
         if not self.tty and now - self.last_line >= self.interval:
             self.last_line = now
+            self.lines += 1
             self._line(now)
 
     def _line(self, now: float, final: bool = False) -> None:
@@ -72,7 +75,7 @@ class Progress:
             return
         self.closed = True
         self.bar.close()
-        if not self.tty:
+        if not self.tty and self.lines:    # work short enough to need no progress line needs no final one either
             self._line(time.monotonic(), final=True)
 
     def __enter__(self) -> Progress:
