@@ -48,18 +48,18 @@ from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, loc
 
 logger = logging.getLogger("chronotasks")
 
-# The command that writes a benchmark's data, named in every "data missing" message.
-PREPARE_COMMANDS = {
-    "chrono_demo": "chronotasks demo-data --benchmarks chrono_demo",
-    "musebench": "chronotasks prepare musebench --catalog DIR (MuseBench is not public: prepare it from your own "
+# How to write a benchmark's data, named in every "data missing" message.
+PREPARE_HINTS = {
+    "chrono_demo": "`chronotasks demo-data --benchmarks chrono_demo`",
+    "musebench": "`chronotasks prepare musebench --catalog DIR` (MuseBench is not public: prepare it from your own "
                  "catalog folder; `chronotasks demo-data --benchmarks musebench` writes synthetic demo data)",
 }
 DATA_MARKER = "chronotasks_data.json"   # {"kind": "demo" | "release", ...}, written beside the task files
 
 
-def prepare_command(benchmark: str) -> str:
-    return PREPARE_COMMANDS.get(benchmark, f"chronotasks prepare {benchmark} (or synthetic demo data: "
-                                           f"chronotasks demo-data --benchmarks {benchmark})")
+def prepare_hint(benchmark: str) -> str:
+    return PREPARE_HINTS.get(benchmark, f"`chronotasks prepare {benchmark}` (or synthetic demo data: "
+                                        f"`chronotasks demo-data --benchmarks {benchmark}`)")
 
 
 # -- where ----------------------------------------------------------------------------------
@@ -88,7 +88,7 @@ def benchmark_dir(benchmark: str, root: Path | None = None) -> Path:
 
 def missing_data_message(benchmark: str, path: Path) -> str:
     where = f"${DATA_ENV}={os.environ[DATA_ENV]}" if os.environ.get(DATA_ENV) else f"the default data root {data_root_spec()}"
-    return f"no {benchmark} data: {path} does not exist ({where}); prepare it with `{prepare_command(benchmark)}`"
+    return f"no {benchmark} data: {path} does not exist ({where}); prepare it with {prepare_hint(benchmark)}"
 
 
 # -- reading records ------------------------------------------------------------------------
@@ -193,7 +193,7 @@ def _note_demo_data(folder: Path) -> None:
             logger.warning("%s holds synthetic demo data (chronotasks demo-data): its scores say nothing about a model", folder)
 
 
-_noted: set[Path] = set()
+_noted: set = set()    # folders and messages already reported in this process
 
 
 def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",)) -> datasets.Dataset:
@@ -206,10 +206,14 @@ def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = (
     folder = benchmark_dir(benchmark)
     path = folder / task_file
     if not path.is_file():
-        raise DataError(missing_data_message(benchmark, path))
+        message = missing_data_message(benchmark, path)
+        if message not in _noted:       # lmms-eval retries process_docs and shows a generic last line: say it once, plainly
+            _noted.add(message)
+            logger.error(message)
+        raise DataError(message)
     numbered = read_numbered_jsonl(path)
     if not numbered:
-        raise DataError(f"{path}: no records (the file is empty); write it again with `{prepare_command(benchmark)}`")
+        raise DataError(f"{path}: no records (the file is empty); write it again with {prepare_hint(benchmark)}")
     check_records(path, numbered, required)
     records = [record for _, record in numbered]
     for record in records:
