@@ -82,3 +82,21 @@ def test_demo_data_is_deterministic(tmp_path):
     write_demo_data(tmp_path / "b", seed=5, benchmarks=["chrono_demo"])
     for name in ("period.jsonl", "pair.jsonl", "images/pair_003_1.png"):
         assert (tmp_path / "a" / "chrono_demo" / name).read_bytes() == (tmp_path / "b" / "chrono_demo" / name).read_bytes()
+
+
+def test_demo_data_goes_to_the_default_root_but_never_over_prepared_data(tmp_path, monkeypatch, capsys):
+    from chronotasks.cli import main
+    from chronotasks.data.writing import write_marker
+
+    monkeypatch.delenv("CHRONOTASKS_DATA", raising=False)
+    monkeypatch.setenv("CHRONOTASKS_HOME", str(tmp_path / "home"))
+    assert main(["demo-data", "--benchmarks", "chrono_demo"]) == 0
+    root = tmp_path / "home" / "data"
+    assert len(load_task_docs("chrono_demo", "period.jsonl")) == 40 and (root / "chrono_demo" / "period.jsonl").is_file()
+    assert "The tasks read it from there" in capsys.readouterr().out
+    write_marker(root / "chrono_demo", "release", source="a real release")
+    before = (root / "chrono_demo" / "period.jsonl").read_bytes()
+    assert main(["demo-data", "--benchmarks", "chrono_demo"]) == 1
+    assert "hold(s) prepared release data; demo data would replace it" in capsys.readouterr().err
+    assert (root / "chrono_demo" / "period.jsonl").read_bytes() == before
+    assert main(["demo-data", "--benchmarks", "chrono_demo", "--force"]) == 0

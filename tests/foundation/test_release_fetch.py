@@ -93,3 +93,16 @@ def test_progress_prints_periodic_lines_when_not_a_terminal(tmp_path):
     assert lines[0].startswith("files: 1/4 file (25%)") and "left [x.csv]" in lines[0]
     assert lines[-1].startswith("files: 4/4 file (100%)") and lines[-1].endswith("(done)")
     assert len(lines) == 5 and "\r" not in "".join(lines)
+
+
+def test_prepare_all_runs_every_public_benchmark_and_reports_each(seed_data, tmp_path, capsys):
+    """Offline copies for all three (the seed-data root holds tabvlm/, chronovision/, tempviz/); the
+    images TAB-VLM and ChronoVision need are "downloaded" from an unreachable mirror, so those two fail
+    cleanly and TempViz is prepared; the exit status says that not everything was."""
+    code = main(["prepare", "all", "--source", str(seed_data), "--out-root", str(tmp_path / "data"), "--mirror", "http://127.0.0.1:9"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "prepared: tempviz; FAILED: tabvlm, chronovision" in out
+    assert "MuseBench's data is not public" in out
+    assert len(read_jsonl(tmp_path / "data" / "tempviz" / "maps.jsonl")) == 1024
+    assert not list((tmp_path / "data").glob("tabvlm/*.jsonl")) and not (tmp_path / "data" / "chronovision").exists()
