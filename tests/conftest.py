@@ -71,6 +71,12 @@ def lmms_eval_run(demo_root, tmp_path):
     return _run
 
 
+@pytest.fixture
+def lmms_eval_runner():
+    """``run_lmms_eval`` itself, for tests that choose the data root and read the output folder."""
+    return run_lmms_eval
+
+
 @pytest.fixture(scope="session")
 def chronovision_random_run(demo_root, tmp_path_factory) -> tuple[Path, dict]:
     """``chrono_random`` on the whole ``chronovision`` group (demo data), run once per session: (output folder, results JSON)."""

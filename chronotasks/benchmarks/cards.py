@@ -89,7 +89,7 @@ def dataset_card(benchmark: str, info: dict | None = None) -> str:
         "",
         "```bash",
         f"export CHRONOTASKS_DATA=hf://ORG/PREFIX      # this dataset is ORG/PREFIX-{benchmark}",
-        f"lmms-eval --model ... --tasks ... --include_path \"$(chronotasks tasks-path)\"",
+        "lmms-eval --model ... --tasks ... --include_path \"$(chronotasks tasks-path)\"",
         "```",
         "",
         "## Source",

@@ -141,19 +141,17 @@ def test_check_data_finds_every_problem_and_exits_nonzero(demo_root, tmp_path, m
 
 
 @pytest.mark.slow
-def test_lmms_eval_run_survives_a_missing_and_a_truncated_image(demo_root, tmp_path):
+def test_lmms_eval_run_survives_a_missing_and_a_truncated_image(demo_root, tmp_path, lmms_eval_runner):
     """The real launcher with a baseline that opens the images (grayscale prior, pair questions) and
     one that never does (random, period questions): the run finishes, both samples are scored wrong
     and counted in image_failure."""
-    from conftest import run_lmms_eval
-
     shutil.copytree(demo_root / "chrono_demo", tmp_path / "data" / "chrono_demo")
     images = tmp_path / "data" / "chrono_demo" / "images"
     (images / "period_003.png").unlink()
     data = (images / "pair_005_2.png").read_bytes()
     (images / "pair_005_2.png").write_bytes(data[: len(data) // 2])
     out = tmp_path / "out"
-    results = run_lmms_eval("--model", "chrono_grayscale_prior", "--tasks", "chrono_demo", "--log_samples",
+    results = lmms_eval_runner("--model", "chrono_grayscale_prior", "--tasks", "chrono_demo", "--log_samples",
                             data_root=tmp_path / "data", output_path=out)["results"]
     assert results["chrono_demo_period"]["image_failure,none"] == pytest.approx(1 / 40)
     assert results["chrono_demo_pair"]["image_failure,none"] == pytest.approx(1 / 40)

@@ -15,7 +15,6 @@ from PIL import Image
 
 from chronotasks.check_data import _hook, discover
 from chronotasks.cli import main
-from chronotasks.data import hf_dataset
 from chronotasks.data.loading import DataError, benchmark_dir
 
 BENCHMARKS = ("chrono_demo", "tabvlm", "chronovision", "musebench", "tempviz")
@@ -118,12 +117,10 @@ def test_a_copy_whose_paths_leave_its_folder_is_refused(tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-def test_a_baseline_scores_identically_on_the_exported_copy(exported, demo_root, tmp_path):
-    from conftest import run_lmms_eval
-
+def test_a_baseline_scores_identically_on_the_exported_copy(exported, demo_root, tmp_path, lmms_eval_runner):
     args = ("--model", "chrono_grayscale_prior", "--tasks", "tabvlm_chrono,chronovision_shortcut,musebench_vqa")
-    local = run_lmms_eval(*args, data_root=demo_root, output_path=tmp_path / "local")["results"]
-    hub = run_lmms_eval(*args, data_root=demo_root, output_path=tmp_path / "hub",
+    local = lmms_eval_runner(*args, data_root=demo_root, output_path=tmp_path / "local")["results"]
+    hub = lmms_eval_runner(*args, data_root=demo_root, output_path=tmp_path / "hub",
                         extra_env={"CHRONOTASKS_DATA": f"hf://{exported}/chronotasks"})["results"]
     assert local == hub
     assert local["chronovision_shortcut"]["ACC_1,none"] > local["chronovision_shortcut"]["ACC_2,none"]   # the images mattered

@@ -2,7 +2,6 @@
 of it (the real release files from ../shared/seed-data, at the URLs the release pins): checksums,
 a dropped connection resumed with Range, a corrupt file, no network found once."""
 
-import json
 import time
 
 import pytest

@@ -16,7 +16,7 @@ from collections import Counter
 import pytest
 from PIL import Image
 
-from chronotasks.benchmarks.tabvlm.prepare import RELEASE, image_name
+from chronotasks.benchmarks.tabvlm.prepare import RELEASE
 from chronotasks.benchmarks.tabvlm.schema import TASK_TYPES, artifacts_of
 from chronotasks.cli import main
 from chronotasks.data.loading import read_jsonl
