@@ -60,10 +60,6 @@ def find_csv_folder(source: Path, categories=CATEGORIES) -> Path:
     return folder
 
 
-def find_csv(source: Path, category: str) -> Path:
-    return find_csv_folder(source, (category,)) / f"{category}.csv"
-
-
 def prepare(source: Path, out: Path, categories=CATEGORIES, force: bool = False) -> dict[str, dict[str, int]]:
     """Write the task files (all at once, after every CSV was read); return per-category counts with Table 1's."""
     unknown = [c for c in categories if c not in CATEGORIES]
