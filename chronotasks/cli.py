@@ -1,8 +1,11 @@
 """The ``chronotasks`` command.
 
     chronotasks tasks-path                     folder to pass to lmms-eval --include_path (editable installs)
-    chronotasks demo-data --out DIR            synthetic demo data for every benchmark
-    chronotasks prepare <benchmark> ...        convert a benchmark's release files
+    chronotasks data-path                      where the tasks read their data (the data root)
+    chronotasks demo-data [--out DIR]          synthetic demo data for every benchmark
+    chronotasks prepare <benchmark>|all        download, verify and convert a benchmark's public release
+    chronotasks check-data [TASKS]             validate task data and decode every image before a long run
+    chronotasks export <benchmark> --format hf OUT   prepared data as a Hugging Face dataset (for the hub)
     chronotasks report ...                     tables from lmms-eval result files
     chronotasks metaeval <benchmark> ...       judge-vs-human meta-evaluation
     chronotasks build <what> ...               build derived data (e.g. QA sets)
@@ -27,6 +30,7 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
         "chronovision": "chronotasks.benchmarks.chronovision.prepare",
         "musebench": "chronotasks.benchmarks.musebench.prepare",
         "tempviz": "chronotasks.benchmarks.tempviz.prepare",
+        "all": "chronotasks.benchmarks.prepare_all",
     },
     "report": {"tabvlm": "chronotasks.benchmarks.tabvlm.report", "chronovision": "chronotasks.benchmarks.chronovision.report"},
     "metaeval": {"tempviz": "chronotasks.benchmarks.tempviz.metaeval"},
@@ -41,14 +45,33 @@ def _cmd_tasks_path(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_data_path(args: argparse.Namespace) -> int:
+    from chronotasks.data.locations import data_root_spec
+
+    print(data_root_spec())
+    return 0
+
+
 def _cmd_demo_data(args: argparse.Namespace) -> int:
     from chronotasks.benchmarks import write_demo_data
+    from chronotasks.data.loading import data_root
 
-    counts = write_demo_data(Path(args.out), seed=args.seed, benchmarks=args.benchmarks)
+    out = Path(args.out) if args.out else data_root()
+    counts = write_demo_data(out, seed=args.seed, benchmarks=args.benchmarks, force=args.force)
     print(json.dumps(counts, indent=2))
-    print(f"Demo data written under {Path(args.out).resolve()} (synthetic; not the benchmarks' data).")
-    print(f"Use it with: export CHRONOTASKS_DATA={Path(args.out).resolve()}")
+    print(f"Demo data written under {out.resolve()} (synthetic; not the benchmarks' data).")
+    if args.out:
+        print(f"Use it with: export CHRONOTASKS_DATA={out.resolve()}")
+    else:
+        print("The tasks read it from there (the default data root); `chronotasks prepare <benchmark>` replaces it with real data.")
     return 0
+
+
+def _cmd_module(module_name: str):
+    def run(args: argparse.Namespace) -> int:
+        return importlib.import_module(module_name).run(args)
+
+    return run
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -60,10 +83,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("tasks-path", help="print the task folder for lmms-eval --include_path")
     p.set_defaults(func=_cmd_tasks_path)
 
+    p = sub.add_parser("data-path", help="print the data root the tasks read ($CHRONOTASKS_DATA or the per-user cache)")
+    p.set_defaults(func=_cmd_data_path)
+
     p = sub.add_parser("demo-data", help="write synthetic demo data for the tasks")
-    p.add_argument("--out", required=True, help="data root to write (then export CHRONOTASKS_DATA=OUT)")
+    p.add_argument("--out", default=None, help="data root to write (default: the data root the tasks read)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--benchmarks", nargs="*", default=None, help="subset of benchmarks (default: all)")
+    p.add_argument("--force", action="store_true", help="replace prepared release data too")
     p.set_defaults(func=_cmd_demo_data)
 
     p = sub.add_parser("new-benchmark", help="write the skeleton of a new benchmark (tasks, benchmarks, prompts, tests)")
@@ -71,6 +98,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     skeleton.add_arguments(p)
     p.set_defaults(func=skeleton.run)
+
+    for name, module_name, text in (("check-data", "chronotasks.check_data", "validate task data and decode every image"),
+                                    ("export", "chronotasks.benchmarks.export", "write prepared data as a Hugging Face dataset")):
+        p = sub.add_parser(name, help=text)
+        if command in (None, name):
+            importlib.import_module(module_name).add_arguments(p)
+        p.set_defaults(func=_cmd_module(module_name))
 
     for cmd, targets in SUBCOMMANDS.items():
         if not targets:
@@ -88,10 +122,20 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run a command; a data problem is one clear line on stderr and exit status 1 (no traceback)."""
+    from chronotasks.data.errors import DataError
+
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
     args = build_parser(command).parse_args(argv)
-    return int(args.func(args) or 0)
+    try:
+        return int(args.func(args) or 0)
+    except DataError as err:
+        print(f"chronotasks {command}: error: {err}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"chronotasks {command}: interrupted; finished work is kept on disk and a rerun resumes", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

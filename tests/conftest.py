@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,9 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# The per-user cache (default data root, downloads) of this test session: never the real ~/.cache.
+os.environ["CHRONOTASKS_HOME"] = tempfile.mkdtemp(prefix="chronotasks_home_")
+os.environ.pop("CHRONOTASKS_MIRROR", None)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SEED_DATA = REPO_ROOT.parent / "shared" / "seed-data"
@@ -65,6 +69,12 @@ def lmms_eval_run(demo_root, tmp_path):
         return run_lmms_eval(*args, data_root=data_root or demo_root, output_path=out, extra_env=extra_env)
 
     return _run
+
+
+@pytest.fixture
+def lmms_eval_runner():
+    """``run_lmms_eval`` itself, for tests that choose the data root and read the output folder."""
+    return run_lmms_eval
 
 
 @pytest.fixture(scope="session")

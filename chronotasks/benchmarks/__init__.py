@@ -25,15 +25,28 @@ DEMO_WRITERS = {
 }
 
 
-def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None = None) -> dict[str, dict[str, int]]:
-    """Write the demo data of the chosen benchmarks (all by default) under out_dir/<benchmark>/."""
+def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None = None, force: bool = False) -> dict[str, dict[str, int]]:
+    """Write the demo data of the chosen benchmarks (all by default) under out_dir/<benchmark>/.
+
+    A benchmark folder holding prepared release data is not overwritten (unless ``force``): the
+    demo data would silently stand in for the real benchmark.
+    """
+    from chronotasks.data.loading import DataError
+    from chronotasks.data.writing import data_kind, write_marker
+
     chosen = benchmarks or list(DEMO_WRITERS)
     unknown = sorted(set(chosen) - set(DEMO_WRITERS))
     if unknown:
         raise ValueError(f"no demo data for {unknown}; known: {sorted(DEMO_WRITERS)}")
+    prepared = [name for name in chosen if data_kind(Path(out_dir) / name) == "release"]
+    if prepared and not force:
+        raise DataError(f"{', '.join(str(Path(out_dir) / n) for n in prepared)} hold(s) prepared release data; demo data "
+                        f"would replace it. Write the demo data elsewhere (--out DIR), or pass --force")
     counts = {}
     for name in chosen:
         module_name, function_name = DEMO_WRITERS[name].split(":")
         writer = getattr(importlib.import_module(module_name), function_name)
+        write_marker(Path(out_dir) / name, "demo", seed=seed)   # first: the writers may run prepare's own checks
         counts[name] = writer(Path(out_dir) / name, seed)
+        write_marker(Path(out_dir) / name, "demo", seed=seed, counts=counts[name])
     return counts

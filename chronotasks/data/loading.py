@@ -3,105 +3,238 @@
 A data root holds one folder per benchmark, written by ``chronotasks prepare``
 (real release files) or ``chronotasks demo-data`` (synthetic demo data):
 
-    $CHRONOTASKS_DATA/<benchmark>/<task file>.jsonl     one record per line
-    $CHRONOTASKS_DATA/<benchmark>/images/...             image files the records name
+    <data root>/<benchmark>/<task file>.jsonl     one record per line
+    <data root>/<benchmark>/images/...             image files the records name
 
-The data root is the environment variable ``CHRONOTASKS_DATA``. Each task YAML
-reads its records through ``process_docs`` (see ``make_process_docs``), so the
-same installed YAMLs run on demo data, on prepared release data, or on any
-folder of the same format, with no YAML edits.
+The data root is ``$CHRONOTASKS_DATA`` when set, else the per-user cache
+(``~/.cache/chronotasks/data``; see ``chronotasks.data.locations``), so data that
+``chronotasks prepare`` wrote is found with no environment variable. A root of the
+form ``hf://ORG/PREFIX`` (or a benchmark folder holding a ``chronotasks export``)
+is read through ``chronotasks.data.hf_dataset`` into the same layout.
+
+Why ``process_docs``: lmms-eval reads a task's ``dataset_path`` from the YAML, fixed
+when the package is installed; where the data is (the cache, ``$CHRONOTASKS_DATA``,
+a hub copy) is known only when the task runs. So each task YAML names a one-row
+placeholder file for lmms-eval's loader, and its ``process_docs`` hook
+(``make_process_docs``) replaces the rows with the task's records, validated here
+(clear errors naming file, line, record and field), with image paths made absolute.
 
 Records name images by path relative to the benchmark folder, in the list field
 ``images``. Images are opened only when a document is sent to the model, so a
-corpus is streamed, never held in memory.
+corpus is streamed, never held in memory. An image that cannot be opened at that
+point does not stop the run: the model gets a grey placeholder (so a chat
+message keeps its structure), the failure is remembered, and
+``scores_image_failures`` scores the sample as wrong and counts it in the task's
+``image_failure`` metric. ``chronotasks check-data`` finds such images before a run.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import os
+import threading
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import datasets
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageFile, UnidentifiedImageError
 
-DATA_ENV = "CHRONOTASKS_DATA"
+from chronotasks.data.errors import DataError
+from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, local_data_root
+
+logger = logging.getLogger("chronotasks")
+
+# How to write a benchmark's data, named in every "data missing" message.
+PREPARE_HINTS = {
+    "chrono_demo": "`chronotasks demo-data --benchmarks chrono_demo`",
+    "musebench": "`chronotasks prepare musebench --catalog DIR` (MuseBench is not public: prepare it from your own "
+                 "catalog folder; `chronotasks demo-data --benchmarks musebench` writes synthetic demo data)",
+}
+DATA_MARKER = "chronotasks_data.json"   # {"kind": "demo" | "release", ...}, written beside the task files
 
 
-class DataError(RuntimeError):
-    """Bad or missing task data; the message names the file, record and field."""
+def prepare_hint(benchmark: str) -> str:
+    return PREPARE_HINTS.get(benchmark, f"`chronotasks prepare {benchmark}` (or synthetic demo data: "
+                                        f"`chronotasks demo-data --benchmarks {benchmark}`)")
 
 
+# -- where ----------------------------------------------------------------------------------
 def data_root() -> Path:
-    value = os.environ.get(DATA_ENV)
-    if not value:
-        raise DataError(
-            f"{DATA_ENV} is not set. Point it at a folder written by `chronotasks demo-data --out DIR` "
-            f"or `chronotasks prepare <benchmark> --out DIR/<benchmark>`, e.g. `export {DATA_ENV}=DIR`."
-        )
-    root = Path(value).expanduser().resolve()
-    if not root.is_dir():
-        raise DataError(f"{DATA_ENV}={value} is not a folder")
-    return root
+    """The local data root (``$CHRONOTASKS_DATA`` or the per-user default)."""
+    try:
+        return local_data_root()
+    except ValueError as err:
+        raise DataError(str(err)) from err
 
 
 def benchmark_dir(benchmark: str, root: Path | None = None) -> Path:
-    return (root or data_root()) / benchmark
+    """The local folder of a benchmark's data; a hub or exported copy is materialised first."""
+    if root is not None:
+        return Path(root) / benchmark
+    from chronotasks.data import hf_dataset
+
+    prefix = hub_prefix()
+    if prefix:
+        return hf_dataset.materialize(f"{prefix}-{benchmark}", benchmark)
+    folder = data_root() / benchmark
+    if hf_dataset.is_export(folder):
+        return hf_dataset.materialize(str(folder), benchmark)
+    return folder
+
+
+def missing_data_message(benchmark: str, path: Path) -> str:
+    where = f"${DATA_ENV}={os.environ[DATA_ENV]}" if os.environ.get(DATA_ENV) else f"the default data root {data_root_spec()}"
+    return f"no {benchmark} data: {path} does not exist ({where}); prepare it with {prepare_hint(benchmark)}"
+
+
+# -- reading records ------------------------------------------------------------------------
+def read_numbered_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """(line number, record) of every non-blank line; bytes that are not UTF-8, a line that is
+    not JSON, or a line that is not a JSON object is an error naming file and line."""
+    records = []
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise DataError(f"{path}:{number}: not UTF-8 text (byte {raw[err.start]:#04x} at column {err.start + 1}); "
+                                f"task files must be UTF-8 JSON lines") from err
+            if number == 1:
+                line = line.removeprefix("\ufeff")
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise DataError(f"{path}:{number}: not valid JSON ({err.msg})") from err
+            if not isinstance(record, dict):
+                raise DataError(f"{path}:{number}: expected a JSON object (one record per line), got {type(record).__name__}")
+            records.append((number, record))
+    return records
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Records of a JSONL file; a malformed line is an error naming file and line."""
-    records = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise DataError(f"{path}:{number}: not valid JSON ({err.msg})") from err
-    return records
+    return [record for _, record in read_numbered_jsonl(path)]
 
 
 def write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:
     """Write records atomically (a crash never leaves a half-written task file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8") as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     os.replace(tmp, path)
 
 
+def _kind(value: Any) -> str | None:
+    """The JSON type of a value as Arrow sees it (int and float are one kind, an object is stored as text)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, (str, dict)):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    return type(value).__name__
+
+
+def check_records(path: Path, numbered: list[tuple[int, dict[str, Any]]], required: tuple[str, ...] = ("id",)) -> None:
+    """Every record has the ``required`` fields and every field keeps one type (as a table column
+    must): the first record that breaks this is an error naming file, line, record, field and types."""
+    seen: dict[str, tuple[str, int]] = {}        # field (or "field[]" for list items) -> (kind, first line)
+    for number, record in numbered:
+        rid = record.get("id", f"#{number}")
+        where = f"{path}:{number}: record {rid!r}"
+        missing = [name for name in required if name not in record]
+        if missing:
+            raise DataError(f"{where} lacks field(s) {', '.join(missing)}")
+        images = record.get("images")
+        if images is not None and not (isinstance(images, list) and all(isinstance(p, str) for p in images)):
+            raise DataError(f"{where}, field 'images': expected a list of image paths, got {json.dumps(images)[:80]}")
+        for key, value in record.items():
+            items = [("", value)] + ([("[]", item) for item in value] if isinstance(value, list) else [])
+            for suffix, item in items:
+                kind = _kind(item)
+                if kind is None:
+                    continue
+                expected = seen.setdefault(key + suffix, (kind, number))
+                if expected[0] != kind:
+                    what = f"field {key!r}" + (" (list items)" if suffix else "")
+                    raise DataError(f"{where}, {what}: expected {expected[0]} (as on line {expected[1]}), "
+                                    f"got {kind} {json.dumps(item, ensure_ascii=False)[:60]}")
+
+
+def _to_dataset(path: Path, records: list[dict[str, Any]]) -> datasets.Dataset:
+    try:
+        return datasets.Dataset.from_list(records)
+    except Exception as err:  # pyarrow's ArrowInvalid / ArrowTypeError for a shape check_records does not see
+        raise DataError(f"{path}: records do not form a table ({type(err).__name__}: {err}); "
+                        f"each field must keep one type in every record") from err
+
+
+def _note_demo_data(folder: Path) -> None:
+    marker = folder / DATA_MARKER
+    if folder not in _noted and marker.is_file():
+        _noted.add(folder)
+        try:
+            kind = json.loads(marker.read_text(encoding="utf-8")).get("kind")
+        except (OSError, ValueError):
+            return
+        if kind == "demo":
+            logger.warning("%s holds synthetic demo data (chronotasks demo-data): its scores say nothing about a model", folder)
+
+
+_noted: set = set()    # folders and messages already reported in this process
+
+
 def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",)) -> datasets.Dataset:
     """The records of one task as a ``datasets.Dataset``, validated.
 
     ``images`` are rewritten to absolute paths; every record must have the
-    ``required`` fields.
+    ``required`` fields. Image files that do not exist are listed in a warning
+    (those samples are scored as image failures; see ``scores_image_failures``).
     """
     folder = benchmark_dir(benchmark)
     path = folder / task_file
     if not path.is_file():
-        raise DataError(
-            f"task file {path} does not exist. Write it with `chronotasks demo-data` or "
-            f"`chronotasks prepare {benchmark}` (data root: ${DATA_ENV}={os.environ.get(DATA_ENV)})"
-        )
-    records = read_jsonl(path)
-    for number, record in enumerate(records, start=1):
-        missing = [name for name in required if name not in record]
-        if missing:
-            raise DataError(f"{path}: record {record.get('id', f'#{number}')!r} lacks field(s) {', '.join(missing)}")
+        message = missing_data_message(benchmark, path)
+        if message not in _noted:       # lmms-eval retries process_docs and shows a generic last line: say it once, plainly
+            _noted.add(message)
+            logger.error(message)
+        raise DataError(message)
+    numbered = read_numbered_jsonl(path)
+    if not numbered:
+        raise DataError(f"{path}: no records (the file is empty); write it again with {prepare_hint(benchmark)}")
+    check_records(path, numbered, required)
+    records = [record for _, record in numbered]
+    for record in records:
         if "images" in record:
-            if not isinstance(record["images"], list):
-                raise DataError(f"{path}: record {record.get('id')!r}: field 'images' must be a list of paths")
             record["images"] = [str((folder / rel).resolve()) for rel in record["images"]]
+    _warn_missing_images(path, records)
+    _note_demo_data(folder)
     for record in records:  # nested values are stored as JSON text so every task has a flat, typed schema
         for key, value in list(record.items()):
             if isinstance(value, dict):
                 record[key] = json.dumps(value, ensure_ascii=False)
-    return datasets.Dataset.from_list(records)
+    return _to_dataset(path, records)
+
+
+def _warn_missing_images(path: Path, records: list[dict[str, Any]]) -> None:
+    missing = [(record.get("id"), image) for record in records for image in record.get("images") or [] if not os.path.isfile(image)]
+    if missing:
+        shown = "; ".join(f"record {rid!r}: {image}" for rid, image in missing[:5])
+        logger.warning("%s: %d image file(s) do not exist (%s%s); those samples are scored wrong and counted in "
+                       "image_failure. `chronotasks check-data` lists every problem.", path, len(missing), shown,
+                       ", ..." if len(missing) > 5 else "")
 
 
 def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",)) -> Callable:
@@ -110,24 +243,65 @@ def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] 
     def process_docs(_placeholder: datasets.Dataset) -> datasets.Dataset:
         return load_task_docs(benchmark, task_file, required)
 
+    process_docs.task_data = (benchmark, task_file)  # type: ignore[attr-defined]  # read by check-data
     return process_docs
+
+
+# -- images ---------------------------------------------------------------------------------
+_decoding = threading.RLock()
+
+
+@contextmanager
+def strict_decoding():
+    """Decode with truncation as an error. lmms-eval sets PIL's ``LOAD_TRUNCATED_IMAGES`` globally,
+    which turns a truncated file into a silently grey-padded image; we restore its value after."""
+    with _decoding:
+        before = ImageFile.LOAD_TRUNCATED_IMAGES
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+        try:
+            yield
+        finally:
+            ImageFile.LOAD_TRUNCATED_IMAGES = before
 
 
 def open_image(path: str, record_id: Any = "?", field: str = "images", mode: str = "RGB",
                draft: tuple[int, int] | None = None) -> Image.Image:
-    """Open one image as ``mode`` (RGB); a missing or unreadable file is an error naming it.
+    """Open one image as ``mode`` (RGB); a missing, unreadable or truncated file is an error naming it.
 
     ``draft`` (w, h) lets a JPEG decode at the smallest 1/2^k scale still at least that size.
     """
     try:
-        with Image.open(path) as image:
+        with strict_decoding(), Image.open(path) as image:
             if draft:
                 image.draft(mode, draft)
             return image.convert(mode)
     except FileNotFoundError as err:
         raise DataError(f"record {record_id!r}, field {field!r}: image file {path} does not exist") from err
-    except (UnidentifiedImageError, OSError) as err:
+    except (UnidentifiedImageError, OSError, ValueError) as err:
         raise DataError(f"record {record_id!r}, field {field!r}: image file {path} is not a readable image ({err})") from err
+
+
+PLACEHOLDER_SIZE = (224, 224)
+_image_status: dict[str, str | None] = {}     # path -> None (opened fine) or why it could not be opened
+
+
+def placeholder_image() -> Image.Image:
+    """What the model sees instead of an image that cannot be opened: plain mid-grey."""
+    return Image.new("RGB", PLACEHOLDER_SIZE, (128, 128, 128))
+
+
+def open_doc_image(path: str, record_id: Any = "?", opener: Callable[[str, Any], Image.Image] | None = None) -> Image.Image:
+    """An image of a document for the model: ``opener(path, record_id)`` (default ``open_image``), or,
+    when that fails, the placeholder; the failure is remembered for ``image_failure`` and logged."""
+    try:
+        image = (opener or open_image)(path, record_id)
+    except DataError as err:
+        if path not in _image_status or _image_status[path] is None:
+            logger.warning("%s; the sample gets a placeholder image and is scored as an image failure", err)
+        _image_status[path] = str(err)
+        return placeholder_image()
+    _image_status[path] = None
+    return image
 
 
 def doc_images(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] | None = None) -> list[Image.Image]:
@@ -137,4 +311,51 @@ def doc_images(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] | 
     ``lmms_eval_specific_kwargs`` (``Task.doc_to_visual``, used by chat models to
     build messages) and with the document alone elsewhere; both work.
     """
-    return [open_image(path, doc.get("id", "?"), "images") for path in doc.get("images") or []]
+    return [open_doc_image(path, doc.get("id", "?")) for path in doc.get("images") or []]
+
+
+def decode_problem(path: str) -> str | None:
+    """None if ``path`` decodes as an image (fully: truncation is found), else why not ("image file ... does not exist")."""
+    try:
+        with strict_decoding(), Image.open(path) as image:
+            image.draft("RGB", (64, 64))  # JPEG: decode at 1/8 scale (every block is still read)
+            image.load()
+        return None
+    except FileNotFoundError:
+        return f"image file {path} does not exist"
+    except Exception as err:  # PIL raises many types for broken files
+        return f"image file {path} is not a readable image ({err})"
+
+
+def image_problem(path: str, record_id: Any = "?", field: str = "images") -> str | None:
+    """``decode_problem`` naming the record and field."""
+    problem = decode_problem(path)
+    return problem and f"record {record_id!r}, field {field!r}: {problem}"
+
+
+def image_failure(doc: dict[str, Any]) -> str | None:
+    """Why an image of ``doc`` could not be used, or None. Images the model already opened in this
+    process are not opened again; others (a baseline never opens them) are checked now."""
+    for path in doc.get("images") or []:
+        if path not in _image_status:
+            _image_status[path] = image_problem(path, doc.get("id", "?"))
+        if _image_status[path]:
+            return _image_status[path]
+    return None
+
+
+def scores_image_failures(process_results: Callable) -> Callable:
+    """Decorate a task's ``process_results``: a sample with an image that could not be opened is
+    scored as an empty reply (wrong; the model answered a placeholder), not counted as a parse
+    failure, and counted in ``image_failure`` (listed in each task's metric_list)."""
+
+    @functools.wraps(process_results)
+    def wrapped(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
+        if image_failure(doc) is None:
+            return {**process_results(doc, results), "image_failure": 0.0}
+        scored = process_results(doc, [""] * max(1, len(results)))
+        if "parse_failure" in scored:
+            scored["parse_failure"] = 0.0
+        return {**scored, "image_failure": 1.0}
+
+    return wrapped

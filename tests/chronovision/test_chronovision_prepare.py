@@ -102,7 +102,8 @@ def test_constant_baselines_reproduce_section_vii_a(prepared):
     from chronotasks.tasks.chronovision import utils
 
     _, out = prepared
-    loc = read_jsonl(out / "artifacts_loc.jsonl")
+    docs = lambda name: [{**r, "images": [str(out / p) for p in r["images"]]} for r in read_jsonl(out / name)]  # noqa: E731
+    loc = docs("artifacts_loc.jsonl")       # image paths made absolute, as the tasks' process_docs does
     for dynasty in ("Tang", "Song", "Yuan", "Ming", "Qing"):
         scores = [utils.loc_process_results(doc, [dynasty])["ACC_A"] for doc in loc]
         assert sum(scores) == sum(doc["dynasty"] == dynasty for doc in loc)
@@ -112,7 +113,74 @@ def test_constant_baselines_reproduce_section_vii_a(prepared):
     paper = {"Tang": 11.72, "Song": 18.49, "Yuan": 12.97, "Ming": 26.83, "Qing": 29.99}
     assert {d: round(100 * hits[d] / 887, 2) for d in paper} == paper
 
-    news = read_jsonl(out / "news_year.jsonl")
+    news = docs("news_year.jsonl")
     for year, paper_mae in ((2010, 10.03), (2008, 10.57), (2012, 9.85)):
         errors = [utils.news_year_process_results(doc, [str(year)])["MAE"] for doc in news]
         assert utils.mae(errors) == pytest.approx(paper_mae, abs=0.05)  # 1,018 of the paper's 1,028 images
+
+
+def _snapshot(folder):
+    return {p.name: p.read_bytes() for p in sorted(folder.glob("*.jsonl"))}
+
+
+def test_a_folder_without_the_release_fails_and_leaves_prepared_data_untouched(prepared, tmp_path, capsys):
+    """Issue 12 (5): this used to report "0 missing images", exit 0 and empty all six task files."""
+    import shutil
+
+    _, out = prepared
+    copy = tmp_path / "chronovision"
+    shutil.copytree(out, copy, ignore=shutil.ignore_patterns("images"))
+    before = _snapshot(copy)
+    assert len(before) == 6
+    elsewhere = tmp_path / "not_a_release"
+    (elsewhere / "misc").mkdir(parents=True)
+    (elsewhere / "notes.txt").write_text("hello")
+    assert main(["prepare", "chronovision", "--source", str(elsewhere), "--images", str(tmp_path), "--out", str(copy)]) == 1
+    err = capsys.readouterr().err
+    assert f"--source {elsewhere}: not a ChronoVision release. Expected artifacts/, shortcut/ and news/" in err
+    assert "found: misc/, notes.txt" in err
+    assert _snapshot(copy) == before
+
+
+def test_an_incomplete_release_names_what_is_missing(seed_data, tmp_path, capsys):
+    import shutil
+
+    partial = tmp_path / "release"
+    shutil.copytree(seed_data / "chronovision", partial, ignore=shutil.ignore_patterns("news"))
+    assert main(["prepare", "chronovision", "--source", str(partial), "--images", str(tmp_path), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert "incomplete ChronoVision release, missing news/sports/sports-MMT-test-information.json" in err
+    assert not (tmp_path / "o").exists()
+
+
+def test_the_repository_root_is_accepted_and_images_that_are_not_there_fail_cleanly(seed_data, tmp_path, capsys):
+    root = tmp_path / "ChronoVision"            # the repository as cloned: the release sits in 'test & ans/'
+    root.mkdir()
+    (root / "test & ans").symlink_to(seed_data / "chronovision")
+    (root / "README.md").write_text("ChronoVision")
+    empty_images = tmp_path / "images"
+    empty_images.mkdir()
+    out = tmp_path / "data" / "chronovision"
+    assert main(["prepare", "chronovision", "--source", str(root), "--images", str(empty_images), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"--images {empty_images}: none of the" in err and "expected CHA/, SPEED/, shortcut/, news/" in err
+    assert not out.exists()
+
+
+def test_fewer_records_never_replace_prepared_data_without_force(seed_data, prepared, tmp_path, capsys):
+    import shutil
+
+    source, out = prepared
+    copy = tmp_path / "chronovision"
+    shutil.copytree(out, copy, ignore=shutil.ignore_patterns("images"))
+    images = tmp_path / "images"
+    write_standin_images(source, images, seed=0, skip=frozenset({DROPPED_CHA, DROPPED_SPEED, "E:\\CHA\\Song\\Jade\\2.jpg"}))
+    before = _snapshot(copy)
+    assert main(["prepare", "chronovision", "--source", str(source), "--images", str(images), "--out", str(copy)]) == 1
+    err = capsys.readouterr().err
+    assert "would replace prepared data" in err and "artifacts_loc.jsonl (876 -> 875 records)" in err and "--force" in err
+    assert _snapshot(copy) == before
+    assert main(["prepare", "chronovision", "--source", str(source), "--images", str(images), "--out", str(copy), "--force"]) == 0
+    assert len(read_jsonl(copy / "artifacts_loc.jsonl")) == 875
+    printed = capsys.readouterr().out
+    assert printed.count("verified: ") == 22 and "DIFFERS" not in printed

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from chronotasks.data.loading import DataError, doc_images, load_task_docs
+from chronotasks.data.loading import DataError, load_task_docs, open_image
 from chronotasks.tasks import TASKS_DIR
 
 REPO_ROOT = TASKS_DIR.parents[1]
@@ -38,13 +38,20 @@ def test_lmms_eval_tasks_lists_demo_tasks_with_include_path():
         assert f"  {name}\n" in listing
 
 
-def test_missing_data_root_and_task_file_are_named(tmp_path, monkeypatch):
+def test_missing_data_names_the_command_that_prepares_it(tmp_path, monkeypatch):
     monkeypatch.delenv("CHRONOTASKS_DATA", raising=False)
-    with pytest.raises(DataError, match="CHRONOTASKS_DATA is not set"):
-        load_task_docs("chrono_demo", "period.jsonl")
+    monkeypatch.setenv("CHRONOTASKS_HOME", str(tmp_path / "home"))
+    with pytest.raises(DataError) as info:
+        load_task_docs("tabvlm", "sequence.jsonl")
+    message = str(info.value)
+    assert "\n" not in message
+    assert f"{tmp_path / 'home' / 'data' / 'tabvlm' / 'sequence.jsonl'} does not exist (the default data root" in message
+    assert "prepare it with `chronotasks prepare tabvlm" in message
     monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
-    with pytest.raises(DataError, match=r"chrono_demo/period.jsonl does not exist"):
+    with pytest.raises(DataError, match=r"chrono_demo/period.jsonl does not exist \(\$CHRONOTASKS_DATA=.*`chronotasks demo-data"):
         load_task_docs("chrono_demo", "period.jsonl")
+    with pytest.raises(DataError, match=r"MuseBench is not public"):
+        load_task_docs("musebench", "vqa.jsonl")
 
 
 def test_malformed_record_and_missing_image_are_named(tmp_path, monkeypatch):
@@ -55,17 +62,17 @@ def test_malformed_record_and_missing_image_are_named(tmp_path, monkeypatch):
     with pytest.raises(DataError, match=r"bad.jsonl:2: not valid JSON"):
         load_task_docs("bench", "bad.jsonl")
     (folder / "lacking.jsonl").write_text(json.dumps({"id": "q7"}) + "\n")
-    with pytest.raises(DataError, match=r"record 'q7' lacks field\(s\) answer"):
+    with pytest.raises(DataError, match=r"lacking.jsonl:1: record 'q7' lacks field\(s\) answer"):
         load_task_docs("bench", "lacking.jsonl", required=("id", "answer"))
     (folder / "ok.jsonl").write_text(json.dumps({"id": "q9", "images": ["images/gone.png"], "meta": {"a": 1}}) + "\n")
     docs = load_task_docs("bench", "ok.jsonl")
     assert json.loads(docs[0]["meta"]) == {"a": 1}
     with pytest.raises(DataError, match=r"record 'q9', field 'images': image file .*gone.png does not exist"):
-        doc_images(docs[0])
+        open_image(docs[0]["images"][0], "q9")
     (folder / "images").mkdir()
     (folder / "images" / "gone.png").write_text("not a png")
     with pytest.raises(DataError, match=r"record 'q9', field 'images': image file .*gone.png is not a readable image"):
-        doc_images(docs[0])
+        open_image(docs[0]["images"][0], "q9")
 
 
 def test_demo_data_is_deterministic(tmp_path):
@@ -75,3 +82,21 @@ def test_demo_data_is_deterministic(tmp_path):
     write_demo_data(tmp_path / "b", seed=5, benchmarks=["chrono_demo"])
     for name in ("period.jsonl", "pair.jsonl", "images/pair_003_1.png"):
         assert (tmp_path / "a" / "chrono_demo" / name).read_bytes() == (tmp_path / "b" / "chrono_demo" / name).read_bytes()
+
+
+def test_demo_data_goes_to_the_default_root_but_never_over_prepared_data(tmp_path, monkeypatch, capsys):
+    from chronotasks.cli import main
+    from chronotasks.data.writing import write_marker
+
+    monkeypatch.delenv("CHRONOTASKS_DATA", raising=False)
+    monkeypatch.setenv("CHRONOTASKS_HOME", str(tmp_path / "home"))
+    assert main(["demo-data", "--benchmarks", "chrono_demo"]) == 0
+    root = tmp_path / "home" / "data"
+    assert len(load_task_docs("chrono_demo", "period.jsonl")) == 40 and (root / "chrono_demo" / "period.jsonl").is_file()
+    assert "The tasks read it from there" in capsys.readouterr().out
+    write_marker(root / "chrono_demo", "release", source="a real release")
+    before = (root / "chrono_demo" / "period.jsonl").read_bytes()
+    assert main(["demo-data", "--benchmarks", "chrono_demo"]) == 1
+    assert "hold(s) prepared release data; demo data would replace it" in capsys.readouterr().err
+    assert (root / "chrono_demo" / "period.jsonl").read_bytes() == before
+    assert main(["demo-data", "--benchmarks", "chrono_demo", "--force"]) == 0

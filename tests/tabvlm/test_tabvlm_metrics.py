@@ -3,13 +3,20 @@ arrows, JSON, refusals) through the tasks' real ``process_results``, each
 metric checked against a value worked out by hand."""
 
 import math
+import tempfile
+from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.benchmarks.tabvlm.schema import PERIODS
 from chronotasks.scoring.ordering import accepted_orders, has_ties, rank_consistent_match
 from chronotasks.tasks.tabvlm import utils
+
+
+_IMAGE = Path(tempfile.mkdtemp(prefix="tabvlm_metrics_")) / "artifact.png"   # a readable image: these docs score replies
+Image.new("RGB", (8, 8), (90, 60, 30)).save(_IMAGE)
 
 
 def _doc(qtype, answer, n_options=4, ranks=None, **extra):
@@ -18,7 +25,7 @@ def _doc(qtype, answer, n_options=4, ranks=None, **extra):
              "manufacturing_technique": AnswerSpace("letter_set", n=4), "period_grouping": AnswerSpace("k_of_n", n=5, k=3)}[qtype]
     n_images = {"chronological_sequence": 4, "odd_one_out_period": 4, "period_grouping": 5}.get(qtype, 1)
     return {"id": f"{qtype}_x", "question_type": qtype, "question": "q?", "options": [f"opt{i}" for i in range(n_options)],
-            "images": [f"/nowhere/{i}.png" for i in range(n_images)], "answer": answer, "answer_space": space.to_json(),
+            "images": [str(_IMAGE)] * n_images, "answer": answer, "answer_space": space.to_json(),
             "period_ranks": ranks or [0] * n_images, "object_types": ["Coin"] * n_images, "main_materials": ["Silver"] * n_images,
             **extra}
 
@@ -130,7 +137,7 @@ def test_style_period_accuracy_per_period():
             utils.process_results(prehistoric, ["D. Prehistoric Period"])]
     assert [r["accuracy"] for r in rows] == [1.0, 0.0, 1.0, 1.0]
     # Each question reports under its own period only (Table 9 rows).
-    assert [set(r) - {"accuracy", "parse_failure"} for r in rows] == [{"period_acc_classical"}] * 3 + [{"period_acc_prehistoric"}]
+    assert [set(r) - {"accuracy", "parse_failure", "image_failure"} for r in rows] == [{"period_acc_classical"}] * 3 + [{"period_acc_prehistoric"}]
     classical_values = [r["period_acc_classical"] for r in rows if "period_acc_classical" in r]
     assert sum(classical_values) / len(classical_values) == pytest.approx(2 / 3)
 
@@ -151,5 +158,5 @@ def test_random_baseline_writes_empty_set_as_parseable_none():
     doc = _doc("material_availability", ["C", "D"])
     result = utils.process_results(doc, [space.format(frozenset())])
     assert space.format(frozenset()) == "None"
-    assert result == {"parse_failure": 0.0, "accuracy": 0.0, "f1": 0.0}
+    assert result == {"parse_failure": 0.0, "accuracy": 0.0, "f1": 0.0, "image_failure": 0.0}
     assert not math.isnan(result["f1"])

@@ -14,7 +14,8 @@ import pytest
 from PIL import Image
 
 from chronotasks.cli import main
-from chronotasks.benchmarks.tabvlm.prepare import download, image_name
+from chronotasks.benchmarks.tabvlm.prepare import image_name
+from chronotasks.data.fetch import Downloader
 from chronotasks.benchmarks.tabvlm.schema import TASK_TYPES, artifacts_of
 
 RELEASE = "tabvlm/temporal_anomaly_benchmark.json"
@@ -140,15 +141,18 @@ def _flaky_path(prepared):
     return q["artifact"]["image_url"]
 
 
-def test_download_gives_up_on_404_and_retries_5xx(server, tmp_path):
-    waits = []
-    assert download(f"{server}/missing/x.jpg", tmp_path / "x.jpg", retries=3, sleep=waits.append) == "HTTP 404"
+def test_download_gives_up_on_404_retries_5xx_and_finds_an_unreachable_host_once(server, tmp_path):
+    waits, unreachable = [], []
+    downloader = Downloader(retries=3, backoff=0.5, sleep=waits.append, on_unreachable=lambda host, why: unreachable.append(host))
+    assert downloader.get(f"{server}/missing/x.jpg", tmp_path / "x.jpg") == "HTTP 404"
     assert waits == [] and not (tmp_path / "x.jpg").exists()
-    assert download(f"{server}/flaky/y.jpg", tmp_path / "y.jpg", retries=3, backoff=0.5, sleep=waits.append) is None
+    assert downloader.get(f"{server}/flaky/y.jpg", tmp_path / "y.jpg") is None
     assert waits == [0.5] and (tmp_path / "y.jpg").read_bytes() == _Handler.payload
-    closed = "http://127.0.0.1:9/none.jpg"        # discard port: connection refused, retried then reported
-    error = download(closed, tmp_path / "z.jpg", retries=2, timeout=2, backoff=0.25, sleep=waits.append)
-    assert error.startswith("ConnectionError") and waits[-1] == 0.25
+    closed = "http://127.0.0.1:9/none.jpg"        # discard port: connection refused, found once, never retried
+    first = downloader.get(closed, tmp_path / "z.jpg")
+    second = downloader.get("http://127.0.0.1:9/other.jpg", tmp_path / "w.jpg")
+    assert first.startswith("skipped: cannot reach 127.0.0.1:9 (ConnectionRefusedError") and second == first
+    assert unreachable == ["127.0.0.1:9"] and waits == [0.5]
 
 
 @pytest.mark.slow

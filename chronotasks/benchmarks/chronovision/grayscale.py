@@ -73,8 +73,13 @@ def gray_image(path: str | Path, cache_dir: Path, record_id: object = "?") -> Im
     return bgr_to_pil(gray)
 
 
+def trial_image(path: str, gray: bool, cache_dir: Path, record_id: object = "?") -> Image.Image:
+    """One image of a shortcut trial: its grayscale version when ``gray``, else the colour image (both decoded by OpenCV)."""
+    return gray_image(path, cache_dir, record_id) if gray else bgr_to_pil(read_bgr(path, record_id))
+
+
 def trial_images(paths: list[str], gray: list[bool], cache_dir: Path, record_id: object = "?") -> list[Image.Image]:
     """The images of one shortcut trial, in order: grayscale where ``gray`` says so, else colour."""
     if len(paths) != len(gray):
         raise DataError(f"record {record_id!r}: 'images' has {len(paths)} paths but 'gray' has {len(gray)} flags")
-    return [gray_image(p, cache_dir, record_id) if g else bgr_to_pil(read_bgr(p, record_id)) for p, g in zip(paths, gray)]
+    return [trial_image(p, g, cache_dir, record_id) for p, g in zip(paths, gray)]

@@ -1,13 +1,17 @@
-"""Join the ChronoVision release files and an image folder into task files.
+"""Join the ChronoVision release files and its images into task files.
 
-    chronotasks prepare chronovision --source RELEASE --images IMAGES --out $CHRONOTASKS_DATA/chronovision
+    chronotasks prepare chronovision                                  download the release (pinned commit, SHA-256 checked)
+    chronotasks prepare chronovision --source RELEASE --images IMAGES [--out OUT]
 
-RELEASE mirrors the public release (see chronotasks/tasks/chronovision/README.md):
+RELEASE is the public release: the repository root or its ``test & ans/`` folder, holding
 
     artifacts/localization/*.jsonl                       877 CHA records {"image": "E:\\CHA\\Qing\\Jade\\1.jpg", "dynasty", "category", ...}
     artifacts/sort/*.jsonl                               1,000 sort records {"images": [...], "ground_truth": [0-based, oldest->newest], ...}
     shortcut/<category>/test.json, ans.json              1,200 pairs {"testN/N_YYYY_name.jpg": "anonymised.jpg"}
     news/<category>/<category>-MMT-test-information.json 1,500 news-multimodal records
+
+The layout is checked first (a folder without it is an error naming what was expected and
+found; nothing is written) and the counts are compared with the release's.
 
 IMAGES mirrors the names the release uses (first existing candidate wins):
 
@@ -16,10 +20,13 @@ IMAGES mirrors the names the release uses (first existing candidate wins):
     news/<category>/testN/<new_name>                     e.g. news/sports/test1/1.jpg
     SPEED/<category>/<original_name>                     e.g. SPEED/sports/2018_WorldCup_Russia_7.jpg
 
-Every record whose image is missing is reported (and listed in
-OUT/missing_images.txt) and left out; the rest is written. Images are copied
-(or symlinked) to OUT/images/ under anonymised names, so no file name leaks a
-year or a dynasty.
+Without ``--images`` the images are downloaded from the dataset the release points to
+(``Q1anK/ChronoVision`` on the Hugging Face hub) and the folder holding CHA/, SPEED/, shortcut/
+or news/ inside it is used. Every record whose image is missing is reported (and listed in
+OUT/missing_images.txt) and left out; the rest is written, all task files at once, and never
+over prepared data with more records (``--force`` overrides). A task left with no record is an
+error. Images are copied (or symlinked) to OUT/images/ under anonymised names, so no file name
+leaks a year or a dynasty.
 """
 
 from __future__ import annotations
@@ -36,13 +43,142 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.benchmarks.chronovision import DYNASTIES, SPEED_CATEGORIES, YEAR_RANGE
-from chronotasks.data.loading import DataError, read_jsonl, write_jsonl
+from chronotasks.benchmarks.release import (add_common_arguments, fetched_release, first_existing, listing, make_downloader,
+                                            output_folder, published_files, verify_against, where_tasks_read)
+from chronotasks.data.answer_space import AnswerSpace
+from chronotasks.data.fetch import Downloader, Release
+from chronotasks.data.loading import DataError, read_jsonl
+from chronotasks.data.locations import downloads_dir
+from chronotasks.data.writing import replace_task_files
 from chronotasks.scoring import shortcut
 
 TASK_FILES = ("artifacts_loc.jsonl", "artifacts_sort_intra.jsonl", "artifacts_sort_cross.jsonl", "shortcut.jsonl",
               "news_year.jsonl", "news_multimodal.jsonl")
+
+_INNER = "test & ans"
+RELEASE = Release(
+    repository="LuoRenqiang/ChronoVision",
+    commit="becc2b4",   # as pinned in shared/seed-data/README.md; every file is checked by SHA-256 below
+    inner=_INNER,
+    files={f"{_INNER}/{path}": sha for path, sha in {
+        "artifacts/localization/carving.jsonl": "93deb8fd30153e1f4abb4284b957c6aa4800d4d12f593f488b20949326cb04dd",
+        "artifacts/localization/china.jsonl": "3b3a1fdea4d8381b71e1513a52b59da34508b97609a4c2d1bf5fa83f44deac4b",
+        "artifacts/localization/coin.jsonl": "feab7cb37a936edaffefd71147a90f7c0960ea34837e4a82a17356c15e42a81d",
+        "artifacts/localization/fan.jsonl": "9150daf80086c7969f8d3fec82149bc8147938904489770ae106a52e54c5f074",
+        "artifacts/localization/jade.jsonl": "2002804dfd06cb95731e2fbc1d9d72f80260979dc21c88a05211f790c2a61942",
+        "artifacts/localization/lacquerware.jsonl": "132a9fcac32809b30292bc108b91d8d39b8a722d7e5ca995195400271e6ace9c",
+        "artifacts/sort/sort_test_with_ans.jsonl": "ad0de5a43309dc8de7220d9e8dcb5e870869d33a839bc24087c29aab05011726",
+        "news/diversity/diversity-MMT-test-information.json": "691d4eba62601ed14ab0ffd927ded83cae85c99d74cd1068ee6ca018817eb105",
+        "news/electronics/electronics-MMT-test-information.json": "ff544420f856a8657575d965864510ee6a90bbee69f4437e8ea7d81531ed32e5",
+        "news/emergency/emergency-MMT-test-information.json": "a7b9d01944c5efc955b3b0239c1d750b0ff9af9b6ecff71c60206c27e28b39d3",
+        "news/politics/politics-MMT-test-information.json": "967260d289fbff0f1dde592b316ebc5dca667c25bc468ef34ceabbd31fc6e7b0",
+        "news/sports/sports-MMT-test-information.json": "b18b0b95278eb1e455b632836e5a0cd722bc38d356bd9b7b6cda15d5cd50e3b2",
+        "shortcut/diversity/ans.json": "fe6818b1ba1eff369a88b47f6c65cb49064a0beed20cd161da252147817d43a0",
+        "shortcut/diversity/test.json": "a38aedcc26ed27a698cb283366ed1f286972599f48b0b18350da78995e27a12b",
+        "shortcut/electronics/ans.json": "8adc69b8b15e3d6139995171d33dded71a0e8a96fa6d93c5aebb7c624c287e28",
+        "shortcut/electronics/test.json": "9d8e9685aa241ef7df0c2dc473add7ae53b764fc7c83cd3288c3b24fb2f3ac73",
+        "shortcut/emergency/ans.json": "2e66c4bd8347d3964e01647d5b67b3e8b348d80131db54779fc6a32fef3287d4",
+        "shortcut/emergency/test.json": "690e64244002f4f57a59b93a076a3981b5372d1f041a29391c7535bd2754cd15",
+        "shortcut/politics/ans.json": "e960e05b99d4bfc9526b78188d56363c1df48b8aae5c30ae24619ac72ab259d4",
+        "shortcut/politics/test.json": "7e1b01be9d5768162b2060c00c9dd9755c8be33caafaf57c1c855e5e2d82f00b",
+        "shortcut/sports/ans.json": "2f404d8e6f131b2109090c23565004aa791cdcbc21b8d08964cf594bc38f7b09",
+        "shortcut/sports/test.json": "b8a5d7413e2102f0e1ecb6af85bd73b01eddbe979a6c7afbdd41f5207f42a159",
+    }.items()},
+)
+IMAGES_DATASET = "Q1anK/ChronoVision"       # the release README: "The datasets of images are available at" this hub dataset
+PUBLISHED_COUNTS = {"localization records": 877, "sort records": 1000, "shortcut pairs": 1200, "news records": 1500}
+IMAGE_FOLDERS = ("CHA", "SPEED", "shortcut", "news")
+
+
+def layout_problems(folder: Path) -> list[str]:
+    """What a release folder lacks (empty when the layout is complete)."""
+    missing = []
+    for part in ("artifacts/localization", "artifacts/sort"):
+        if not list((folder / part).glob("*.jsonl")):
+            missing.append(f"{part}/*.jsonl")
+    for category in SPEED_CATEGORIES:
+        for name in ("test.json", "ans.json"):
+            if not (folder / "shortcut" / category / name).is_file():
+                missing.append(f"shortcut/{category}/{name}")
+        if not list((folder / "news" / category).glob("*-MMT-test-information.json")):
+            missing.append(f"news/{category}/{category}-MMT-test-information.json")
+    return missing
+
+
+def find_release(source: Path) -> Path:
+    """The release folder of ``source``: the repository root (its ``test & ans/``) or that folder itself."""
+    source = Path(source)
+    if not source.is_dir():
+        raise DataError(f"--source {source} is not a folder")
+    candidates = ["", _INNER, "chronovision", f"chronovision/{_INNER}"]
+    complete = first_existing(source, candidates, lambda f: not layout_problems(f))
+    if complete is not None:
+        return complete
+    partial = first_existing(source, candidates, lambda f: any((f / p).is_dir() for p in ("artifacts", "shortcut", "news")))
+    if partial is None:
+        raise DataError(f"--source {source}: not a ChronoVision release. Expected artifacts/, shortcut/ and news/ (in the "
+                        f"folder or in its '{_INNER}/' folder, as in {RELEASE.home}); found: {listing(source)}")
+    missing = layout_problems(partial)
+    raise DataError(f"--source {partial}: incomplete ChronoVision release, missing {', '.join(missing[:8])}"
+                    + (f" and {len(missing) - 8} more" if len(missing) > 8 else "") + f"; found: {listing(partial)}")
+
+
+def release_counts(folder: Path) -> dict[str, int]:
+    """The release's own counts (records, pairs), to compare with PUBLISHED_COUNTS."""
+    pairs = 0
+    for category in SPEED_CATEGORIES:
+        keys = _read_json(folder / "shortcut" / category / "test.json")
+        pairs += len({key.replace("\\", "/").partition("/")[0] for key in keys})
+    return {
+        "localization records": sum(len(read_jsonl(p)) for p in (folder / "artifacts" / "localization").glob("*.jsonl")),
+        "sort records": sum(len(read_jsonl(p)) for p in (folder / "artifacts" / "sort").glob("*.jsonl")),
+        "shortcut pairs": pairs,
+        "news records": sum(len(_read_json(p)) for c in SPEED_CATEGORIES for p in (folder / "news" / c).glob("*-MMT-test-information.json")),
+    }
+
+
+def image_root(folder: Path, depth: int = 4) -> Path | None:
+    """The folder under ``folder`` (itself included, breadth first) that holds CHA/, SPEED/, shortcut/ or news/."""
+    level = [Path(folder)]
+    for _ in range(depth + 1):
+        for candidate in level:
+            if any((candidate / name).is_dir() for name in IMAGE_FOLDERS):
+                return candidate
+        level = [child for candidate in level for child in sorted(candidate.iterdir()) if child.is_dir()]
+    return None
+
+
+def download_images(downloader: Downloader, show=print) -> Path:
+    """The release's images from the hub dataset (``huggingface_hub.snapshot_download``, which resumes
+    and shows progress), archives unpacked; the folder holding CHA/, SPEED/, shortcut/ or news/."""
+    import os
+    import shutil as _shutil
+
+    endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
+    why = downloader.probe(endpoint)
+    if why:
+        raise DataError(f"cannot download the ChronoVision images ({IMAGES_DATASET} on the Hugging Face hub): no network? {why}. "
+                        f"Give --images DIR with a copy of them")
+    from huggingface_hub import snapshot_download
+
+    folder = downloads_dir("chronovision") / "images"
+    show(f"Downloading the ChronoVision images ({IMAGES_DATASET}, Hugging Face hub) to {folder}")
+    try:
+        snapshot_download(repo_id=IMAGES_DATASET, repo_type="dataset", local_dir=str(folder))
+    except Exception as err:  # offline, gated, moved
+        raise DataError(f"cannot download the ChronoVision images ({IMAGES_DATASET}): {type(err).__name__}: {err}. Download them "
+                        f"yourself (huggingface-cli download {IMAGES_DATASET} --repo-type dataset --local-dir DIR) and give --images DIR") from err
+    for archive in sorted(p for p in folder.rglob("*") if p.suffix in (".zip", ".tar", ".gz", ".tgz") and p.is_file()):
+        done = archive.with_name(archive.name + ".unpacked")
+        if not done.exists():
+            _shutil.unpack_archive(str(archive), str(archive.parent))
+            done.touch()
+    root = image_root(folder)
+    if root is None:
+        raise DataError(f"the downloaded {IMAGES_DATASET} ({folder}) has no folder with {', '.join(IMAGE_FOLDERS)}; found: "
+                        f"{listing(folder)}. Arrange the images as the prepare docstring shows and give --images DIR")
+    return root
 
 
 def stable_rng(seed: int, *parts: Any) -> random.Random:
@@ -270,11 +406,14 @@ def year_stats(records: list[dict]) -> dict[str, Any]:
             "median": statistics.median(years), "min": min(years), "max": max(years)}
 
 
-def join_release(source: Path, images: Path, out: Path, seed: int = 0, link: str = "copy") -> dict[str, Any]:
-    """Write every task file under ``out``; returns counts, missing-image lines and News-Year statistics."""
-    source, images, out = Path(source), Path(images), Path(out)
-    if not source.is_dir():
-        raise DataError(f"--source {source} is not a folder")
+def join_release(source: Path, images: Path, out: Path, seed: int = 0, link: str = "copy", force: bool = False) -> dict[str, Any]:
+    """Write every task file under ``out``; returns counts, missing-image lines and News-Year statistics.
+
+    ``source`` may be the repository root or its release folder (see ``find_release``). Raises
+    DataError, writing nothing, when the layout is wrong, when no image is found at all, when a
+    task would be left empty, or when the result would shrink prepared data (unless ``force``).
+    """
+    source, images, out = find_release(Path(source)), Path(images), Path(out)
     if not images.is_dir():
         raise DataError(f"--images {images} is not a folder")
     store, missing, speed = ImageStore(images, out, link), [], {}
@@ -284,26 +423,45 @@ def join_release(source: Path, images: Path, out: Path, seed: int = 0, link: str
     news = build_news(source, store, missing, speed)
     year = build_news_year(store, missing, speed)
     files = dict(zip(TASK_FILES, (loc, intra, cross, shortcut, year, news)))
-    for name, records in files.items():
-        write_jsonl(out / name, records)
+    if not store.placed:
+        raise DataError(f"--images {images}: none of the {len(missing)} image references of the release was found there "
+                        f"(expected {', '.join(f'{name}/' for name in IMAGE_FOLDERS)} as in the prepare docstring, e.g. "
+                        f"{missing[0].split(chr(9))[-1] if missing else '?'}); found: {listing(images)}. Nothing was written")
+    empty = [name for name, records in files.items() if not records]
+    if empty:
+        lost = [line for line in missing if line.split("\t")[0] + ".jsonl" in empty][:3]
+        raise DataError(f"every record of {', '.join(empty)} lacks an image (e.g. {'; '.join(lost)}); nothing was written to {out}")
+    replace_task_files(out, files, source=str(source), force=force, what="prepare chronovision")
     stats = year_stats(year)
+    counts = release_counts(source)
     report = {"counts": {name: len(r) for name, r in files.items()}, "missing": missing, "news_year": stats,
-              "speed_images_named": len(speed)}
+              "speed_images_named": len(speed), "source": str(source),
+              "verified": verify_against(RELEASE, published_files(RELEASE, source)),
+              "count_differences": [f"{what}: {counts[what]} (the release has {n})" for what, n in PUBLISHED_COUNTS.items()
+                                    if counts[what] != n]}
     (out / "missing_images.txt").write_text("".join(line + "\n" for line in missing), encoding="utf-8")
     (out / "prepare_report.json").write_text(json.dumps({**report, "missing": len(missing)}, indent=2), encoding="utf-8")
     return report
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", required=True, help="folder mirroring the release files (artifacts/, shortcut/, news/)")
-    parser.add_argument("--images", required=True, help="folder of images mirroring the release names (CHA/, shortcut/, news/, SPEED/)")
-    parser.add_argument("--out", required=True, help="benchmark folder to write, i.e. $CHRONOTASKS_DATA/chronovision")
+    add_common_arguments(parser, "chronovision", f"the ChronoVision repository root or its '{_INNER}/' folder")
+    parser.add_argument("--images", default=None, help="folder of images mirroring the release names (CHA/, shortcut/, news/, "
+                                                       f"SPEED/) (default: downloaded from {IMAGES_DATASET})")
     parser.add_argument("--seed", type=int, default=0, help="seed of the option / image-order randomisation (default 0)")
     parser.add_argument("--link", choices=("copy", "symlink"), default="copy", help="how images are placed under OUT/images")
 
 
 def run(args: argparse.Namespace) -> int:
-    report = join_release(Path(args.source), Path(args.images), Path(args.out), seed=args.seed, link=args.link)
+    out = output_folder(args, "chronovision")
+    downloader = make_downloader(args)
+    source = find_release(Path(args.source)) if args.source else fetched_release(RELEASE, "chronovision", downloader)
+    images = Path(args.images) if args.images else download_images(downloader)
+    report = join_release(source, images, out, seed=args.seed, link=args.link, force=args.force)
+    for line in report["verified"]:
+        print(line)
+    for note in report["count_differences"]:
+        print(f"differs from the published counts: {note}")
     for line in report["missing"]:
         print(f"missing image: {line}")
     print(json.dumps(report["counts"], indent=2))
@@ -313,5 +471,6 @@ def run(args: argparse.Namespace) -> int:
     if stats["count"]:
         print(f"  year mode {stats['mode']}, mean {stats['mean']:.2f}, median {stats['median']} "
               f"(constant baselines: --model chrono_constant --model_args answer=<year>)")
-    print(f"{len(report['missing'])} missing image reference(s); listed in {Path(args.out) / 'missing_images.txt'}")
+    print(f"{len(report['missing'])} missing image reference(s); listed in {out / 'missing_images.txt'}")
+    print(f"Wrote {out.resolve()}. {where_tasks_read(out, 'chronovision')}")
     return 0

@@ -1,6 +1,9 @@
 """Convert MuseBench-format museum catalogs (Appendix A.1 / A.2, English or Chinese keys) into task files.
 
-    chronotasks prepare musebench --catalog CATALOG_DIR --out $CHRONOTASKS_DATA/musebench [--museum palace]
+    chronotasks prepare musebench --catalog CATALOG_DIR [--out OUT] [--museum palace]
+
+MuseBench's data is not public: there is nothing to download, so ``prepare musebench`` always
+reads a catalog folder you provide (OUT defaults to ``<data root>/musebench``).
 
 Reads every ``*.json`` (one record or a list of records) and ``*.jsonl`` file under
 ``--catalog`` (recursively). Image entries must be local files: paths relative to the
@@ -31,8 +34,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from chronotasks.benchmarks.release import output_folder
 from chronotasks.data.image_hash import HASH_BITS, file_phash, hamming
 from chronotasks.data.loading import DataError, read_jsonl
+from chronotasks.data.writing import write_marker
 from chronotasks.benchmarks.musebench import records
 from chronotasks.benchmarks.musebench.schema import Rejected, flatten, museum_key, standardize
 
@@ -42,8 +47,8 @@ DEDUP_MAX_DISTANCE = 8
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--catalog", required=True, help="folder of catalog files (*.json, *.jsonl)")
-    parser.add_argument("--out", required=True, help="output folder, e.g. $CHRONOTASKS_DATA/musebench")
+    parser.add_argument("--catalog", default=None, help="folder of catalog files (*.json, *.jsonl); required: MuseBench is not public")
+    parser.add_argument("--out", default=None, help="output folder (default: <data root>/musebench)")
     parser.add_argument("--museum", default=None, help="museum of records that do not say (zhejiang, palace, npm)")
     parser.add_argument("--image-root", default=None, help="folder relative image paths are resolved against (default: the catalog file's folder)")
     parser.add_argument("--crawl-year", type=int, default=datetime.date.today().year, help="year-like tokens after it drop a record")
@@ -160,6 +165,7 @@ def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Pat
     if not artifacts:
         raise DataError(f"no record of {catalog} passed validation; reasons: {dict(Counter(d['reason'] for d in dropped))}")
     counts = records.write_all(out, artifacts)
+    write_marker(out, "release", source=str(catalog), counts=counts)
     report = {"kept": len(artifacts), "dropped": len(dropped), "dropped_by_reason": dict(Counter(d["reason"] for d in dropped)),
               "kept_by_museum": dict(Counter(a["museum"] for a in artifacts)),
               "dedup": None if dedup_max_distance is None else {"method": f"phash-dct-{HASH_BITS}", "max_distance": dedup_max_distance},
@@ -176,7 +182,16 @@ def _print_some(items: list[dict], out: str, line, most: int = 20) -> None:
         print(f"  ... {len(items) - most} more in {Path(out) / 'prepare_report.json'}")
 
 
+NOT_PUBLIC = ("MuseBench's data is not public, so there is no release to download: prepare it from your own museum "
+              "catalog folder with `chronotasks prepare musebench --catalog DIR` (format: Appendix A.1/A.2 of the paper; "
+              "see chronotasks/tasks/musebench/README.md), or try the tasks on synthetic data: "
+              "`chronotasks demo-data --benchmarks musebench`")
+
+
 def run(args: argparse.Namespace) -> int:
+    if not args.catalog:
+        raise DataError(NOT_PUBLIC)
+    args.out = str(output_folder(args, "musebench"))
     report = prepare(Path(args.catalog), Path(args.out), args.museum, Path(args.image_root) if args.image_root else None, args.crawl_year,
                      None if args.no_dedup else args.dedup_max_distance)
     print(f"kept {report['kept']} artifacts {report['kept_by_museum']}; dropped {report['dropped']} {report['dropped_by_reason']}")

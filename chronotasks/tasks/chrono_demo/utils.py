@@ -1,6 +1,6 @@
 """Hooks of the chrono_demo tasks: each a few lines over chronotasks.scoring."""
 
-from chronotasks.data.loading import doc_images, make_process_docs
+from chronotasks.data.loading import doc_images, make_process_docs, scores_image_failures
 from chronotasks.scoring import exact_match, parse_json_choice, parse_letter
 from prompts import render
 
@@ -17,11 +17,13 @@ def pair_doc_to_text(doc, lmms_eval_specific_kwargs=None):
     return render("chrono_demo/pair_earlier.j2")
 
 
+@scores_image_failures
 def period_process_results(doc, results):
     pred = parse_letter(results[0], n_options=len(doc["options"]))
     return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None)}
 
 
+@scores_image_failures
 def pair_process_results(doc, results):
     pred = parse_json_choice(results[0], choices=("1", "2"))
     return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None)}

@@ -10,8 +10,8 @@ import os
 from pathlib import Path
 
 from chronotasks.benchmarks.chronovision import ARTIFACT_CATEGORIES, BENCHMARK, DYNASTIES, SPEED_CATEGORIES
-from chronotasks.benchmarks.chronovision.grayscale import trial_images
-from chronotasks.data.loading import benchmark_dir, doc_images, make_process_docs
+from chronotasks.benchmarks.chronovision.grayscale import trial_image
+from chronotasks.data.loading import DataError, benchmark_dir, doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.scoring import extract_json, kendall_tau, mean, parse_json_choice, parse_year, within_k
 from chronotasks.scoring.composite import news_score, shortcut_score
 from chronotasks.scoring.index_parsing import parse_index_ordering, parse_named_option
@@ -54,7 +54,12 @@ def gray_cache_dir() -> Path:
 
 
 def shortcut_doc_to_visual(doc):
-    return trial_images(list(doc["images"]), [bool(g) for g in doc["gray"]], gray_cache_dir(), doc.get("id"))
+    """The trial's images, grayscaled where ``gray`` says (Algorithm 1); a placeholder for one that cannot be opened."""
+    if len(doc["images"]) != len(doc["gray"]):
+        raise DataError(f"record {doc.get('id')!r}: 'images' has {len(doc['images'])} paths but 'gray' has {len(doc['gray'])} flags")
+    cache = gray_cache_dir()
+    return [open_doc_image(path, doc.get("id"), lambda p, rid, g=bool(gray): trial_image(p, g, cache, rid))
+            for path, gray in zip(doc["images"], doc["gray"])]
 
 
 def _shortcut_text(doc, cot):
@@ -86,6 +91,7 @@ def shortcut_cot_doc_to_messages(doc, lmms_eval_specific_kwargs=None):
 
 
 # ---- per-sample results --------------------------------------------------------------------
+@scores_image_failures
 def loc_process_results(doc, results):
     pred = parse_named_option(results[0], doc["options"])
     item = {"dynasty": doc["dynasty"], "category": doc["category"], "correct": float(pred == doc["answer"])}
@@ -93,6 +99,7 @@ def loc_process_results(doc, results):
             **{f"acc_{d.lower()}": item for d in DYNASTIES}, **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES}}
 
 
+@scores_image_failures
 def sort_process_results(doc, results):
     gold = list(doc["gold_order"])
     pred = parse_index_ordering(results[0], int(doc["n"]))
@@ -101,6 +108,7 @@ def sort_process_results(doc, results):
     return {"tau": tau, "tau_50": tau, "exact_order": exact, "composite_S": tau, "parse_failure": float(pred is None)}
 
 
+@scores_image_failures
 def shortcut_process_results(doc, results):
     pred = parse_json_choice(results[0], choices=("1", "2"))
     item = {"condition": doc["condition"], "category": doc["category"], "correct": float(pred == doc["answer"])}
@@ -114,6 +122,7 @@ def shortcut_cot_process_results(doc, results):
     return out
 
 
+@scores_image_failures
 def news_year_process_results(doc, results):
     pred = parse_year(results[0], lo=1000, hi=2100)
     gold = int(doc["year"])
@@ -122,6 +131,7 @@ def news_year_process_results(doc, results):
             "composite_S": item, "parse_failure": float(pred is None)}
 
 
+@scores_image_failures
 def news_year_confidence_process_results(doc, results):
     obj = extract_json(results[0])
     pred = parse_year(results[0], lo=1000, hi=2100)
@@ -136,6 +146,7 @@ def news_year_confidence_process_results(doc, results):
             "parse_failure": float(pred is None or item["bin"] is None)}
 
 
+@scores_image_failures
 def news_multimodal_process_results(doc, results):
     # Strict (paper): the JSON "answer" (or a bare reply) must be exactly one of 1-4; a digit elsewhere in prose is not an answer.
     pred = parse_json_choice(results[0], choices=("1", "2", "3", "4"))

@@ -9,7 +9,7 @@ the sample's artifact; the aggregations give Recall@K overall and per museum.
 
 from __future__ import annotations
 
-from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs, make_process_docs
+from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs, make_process_docs, scores_image_failures
 from chronotasks.scoring import anls, clean, mean
 from chronotasks.scoring.chinese_periods import same_dynasty
 from chronotasks.scoring.retrieval import hit_rank, parse_ranking, recall_at
@@ -56,6 +56,7 @@ def vqa_accuracy(qtype, pred, gold):
     return None
 
 
+@scores_image_failures
 def vqa_process_results(doc, results):
     pred = clean(results[0])
     item = {"pred": pred, "ref": doc["answer"], "museum": doc["museum_key"], "qtype": doc["qtype"],
@@ -114,6 +115,7 @@ def retrieval_doc_to_text(doc, lmms_eval_specific_kwargs=None):
     return doc["query_text"]  # the text query (T2I); empty for image queries (I2T)
 
 
+@scores_image_failures
 def retrieval_process_results(doc, results):
     ranked = parse_ranking(results[0])
     item = {"rank": hit_rank(ranked, doc["artifact_id"]), "museum": doc["museum_key"]}

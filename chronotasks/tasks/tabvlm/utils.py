@@ -3,7 +3,7 @@ chronotasks.scoring. The question type of a record picks its prompt, parser
 and metrics; ``lmms_eval_specific_kwargs`` ``metadata: true`` selects the
 visual+metadata variant (Appendix C.5)."""
 
-from chronotasks.data.loading import doc_images, make_process_docs, open_image
+from chronotasks.data.loading import doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERIOD_KEYS, PERIODS
 from chronotasks.scoring import (
     exact_match,
@@ -49,7 +49,7 @@ def doc_to_messages(doc, lmms_eval_specific_kwargs=None):
     pieces = _prompt(doc, lmms_eval_specific_kwargs, _IMAGE_SLOT).split(_IMAGE_SLOT)
     content = [{"type": "text", "text": pieces[0]}] if pieces[0] else []
     for path, text in zip(doc["images"], pieces[1:]):
-        content.append({"type": "image", "url": open_image(path, doc["id"])})
+        content.append({"type": "image", "url": open_doc_image(path, doc["id"])})
         if text:
             content.append({"type": "text", "text": text})
     return [{"role": "user", "content": content}]
@@ -72,6 +72,7 @@ def parse_reply(doc, reply):
     return parse_letter_set(text, n)
 
 
+@scores_image_failures
 def process_results(doc, results):
     pred, gold, qtype = parse_reply(doc, results[0]), doc["answer"], doc["question_type"]
     out = {"parse_failure": float(pred is None)}

@@ -1,0 +1,167 @@
+"""Bad task data gives one clear error (file, line, record, field, expected type), never a library
+error from deep inside; a missing or truncated image is a scored, counted failure, never a crash;
+`chronotasks check-data` finds all of it before a run."""
+
+import json
+import re
+import shutil
+
+import pytest
+from PIL import Image, ImageFile
+
+from chronotasks.cli import main
+from chronotasks.data import loading
+from chronotasks.data.loading import DataError, doc_images, image_failure, load_task_docs, open_image
+
+
+@pytest.fixture
+def bench(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
+    folder = tmp_path / "bench"
+    folder.mkdir()
+    return folder
+
+
+def _lines(*records):
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
+def test_a_field_of_the_wrong_type_names_file_line_record_field_and_types(bench):
+    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer": "B"}, {"id": "b", "answer": "C"}, {"id": "c", "answer": 2}))
+    with pytest.raises(DataError) as info:
+        load_task_docs("bench", "t.jsonl")
+    assert str(info.value) == f"{bench / 't.jsonl'}:3: record 'c', field 'answer': expected string (as on line 1), got number 2"
+    (bench / "t.jsonl").write_text(_lines({"id": "a", "options": ["x", "y"]}, {"id": "b", "options": ["x", 7]}))
+    with pytest.raises(DataError, match=r"t.jsonl:2: record 'b', field 'options' \(list items\): expected string \(as on line 1\), got number 7"):
+        load_task_docs("bench", "t.jsonl")
+    (bench / "t.jsonl").write_text(_lines({"id": "a", "images": "images/a.png"}))
+    with pytest.raises(DataError, match=r"t.jsonl:1: record 'a', field 'images': expected a list of image paths"):
+        load_task_docs("bench", "t.jsonl")
+    (bench / "t.jsonl").write_text(_lines({"id": "a", "n": 1}, {"id": "b", "n": 2.5}, {"id": "c", "n": None}))
+    assert load_task_docs("bench", "t.jsonl")["n"] == [1.0, 2.5, None]       # numbers mix, null is allowed
+
+
+def test_an_empty_task_file_is_named_with_the_command_that_writes_it(bench):
+    (bench / "t.jsonl").write_bytes(b"")
+    with pytest.raises(DataError, match=r"t.jsonl: no records \(the file is empty\); write it again with `chronotasks prepare bench"):
+        load_task_docs("bench", "t.jsonl")
+    (bench / "t.jsonl").write_text("\n  \n")
+    with pytest.raises(DataError, match="no records"):
+        load_task_docs("bench", "t.jsonl")
+
+
+def test_bytes_that_are_not_utf8_are_named_with_file_and_line(bench):
+    (bench / "t.jsonl").write_bytes(_lines({"id": "a"}).encode() + b'{"id": "\xe9t\xe9"}\n')
+    with pytest.raises(DataError, match=r"t.jsonl:2: not UTF-8 text \(byte 0xe9 at column 9\)"):
+        load_task_docs("bench", "t.jsonl")
+    (bench / "t.jsonl").write_bytes(b"\xef\xbb\xbf" + _lines({"id": "a"}).encode())   # a UTF-8 BOM is fine
+    assert load_task_docs("bench", "t.jsonl")["id"] == ["a"]
+    (bench / "t.jsonl").write_text('["not", "a record"]\n')
+    with pytest.raises(DataError, match=r"t.jsonl:1: expected a JSON object \(one record per line\), got list"):
+        load_task_docs("bench", "t.jsonl")
+
+
+@pytest.fixture
+def broken_images(bench):
+    """Three records: a good image, a missing one, a truncated one (half a JPEG)."""
+    images = bench / "images"
+    images.mkdir()
+    for name in ("good", "truncated"):
+        Image.effect_noise((96, 96), 40).convert("RGB").save(images / f"{name}.jpg", quality=95)
+    data = (images / "truncated.jpg").read_bytes()
+    (images / "truncated.jpg").write_bytes(data[: len(data) // 2])
+    (bench / "t.jsonl").write_text(_lines(*({"id": n, "images": [f"images/{n}.jpg"]} for n in ("good", "missing", "truncated"))))
+    return bench
+
+
+def test_missing_and_truncated_images_give_placeholders_and_are_remembered(broken_images, caplog):
+    docs = load_task_docs("bench", "t.jsonl")
+    assert "1 image file(s) do not exist (record 'missing'" in caplog.text
+    ImageFile.LOAD_TRUNCATED_IMAGES = True          # as lmms-eval sets it when it is imported
+    try:
+        with pytest.raises(DataError, match="truncated.jpg is not a readable image .*truncated"):
+            open_image(docs[2]["images"][0], "truncated")
+        assert ImageFile.LOAD_TRUNCATED_IMAGES is True      # restored after
+        images = [doc_images(doc)[0] for doc in docs]
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = False
+    assert images[0].size == (96, 96)
+    assert [im.size for im in images[1:]] == [loading.PLACEHOLDER_SIZE] * 2
+    assert images[1].getpixel((5, 5)) == (128, 128, 128)
+    assert image_failure(docs[0]) is None
+    assert "missing.jpg does not exist" in image_failure(docs[1])
+    assert "truncated.jpg is not a readable image" in image_failure(docs[2])
+
+
+def test_image_failure_is_found_even_when_the_model_never_opened_the_image(broken_images):
+    docs = load_task_docs("bench", "t.jsonl")
+    loading._image_status.clear()          # a baseline never calls doc_to_visual
+    assert [image_failure(doc) is not None for doc in docs] == [False, True, True]
+
+
+def test_a_failed_image_is_scored_wrong_not_a_parse_failure_and_counted(demo_root, tmp_path, monkeypatch):
+    """Through the real TAB-VLM hook: the gold answer after a failed image still scores 0."""
+    from chronotasks.tasks.tabvlm import utils
+
+    shutil.copytree(demo_root / "tabvlm", tmp_path / "tabvlm")
+    monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
+    docs = utils.style_period_docs(None)
+    first, second = docs[0], docs[1]
+    gold = lambda doc: ", ".join(doc["answer"]) if isinstance(doc["answer"], list) else doc["answer"]   # noqa: E731
+    assert utils.process_results(first, [gold(first)])["accuracy"] == 1.0
+    (tmp_path / "tabvlm" / "images" / first["images"][0].rsplit("/", 1)[1]).unlink()
+    loading._image_status.clear()
+    scored = utils.process_results(first, [gold(first)])
+    assert (scored["accuracy"], scored["parse_failure"], scored["image_failure"]) == (0.0, 0.0, 1.0)
+    assert utils.process_results(second, [gold(second)])["image_failure"] == 0.0
+    assert utils.process_results(second, ["no idea"])["parse_failure"] == 1.0
+
+
+def test_check_data_finds_every_problem_and_exits_nonzero(demo_root, tmp_path, monkeypatch, capsys):
+    shutil.copytree(demo_root / "chrono_demo", tmp_path / "chrono_demo")
+    monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
+    assert main(["check-data", "chrono_demo"]) == 0
+    assert re.search(r"chrono_demo_period +40 records +40 images  ok\nchrono_demo_pair +40 records +80 images  ok", capsys.readouterr().out)
+    images = tmp_path / "chrono_demo" / "images"
+    (images / "period_003.png").unlink()
+    data = (images / "pair_005_2.png").read_bytes()
+    (images / "pair_005_2.png").write_bytes(data[: len(data) // 2])
+    assert main(["check-data", "chrono_demo_period,chrono_demo_pair"]) == 1
+    out = capsys.readouterr().out
+    assert "chrono_demo/period.jsonl: record 'demo-period-003', field 'images'[0]: image file" in out
+    assert "period_003.png does not exist" in out
+    assert "chrono_demo/pair.jsonl: record 'demo-pair-005', field 'images'[1]: image file" in out
+    assert "pair_005_2.png is not a readable image" in out
+    assert "0 of 2 task(s) ok; 2 with problems" in out
+    (tmp_path / "chrono_demo" / "pair.jsonl").write_bytes(b"")
+    assert main(["check-data", "chrono_demo_pair"]) == 1
+    assert "pair.jsonl: no records (the file is empty)" in capsys.readouterr().out
+    assert main(["check-data", "no_such_task"]) == 1
+    assert "unknown task, group or benchmark 'no_such_task'" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_lmms_eval_run_survives_a_missing_and_a_truncated_image(demo_root, tmp_path, lmms_eval_runner):
+    """The real launcher with a baseline that opens the images (grayscale prior, pair questions) and
+    one that never does (random, period questions): the run finishes, both samples are scored wrong
+    and counted in image_failure."""
+    shutil.copytree(demo_root / "chrono_demo", tmp_path / "data" / "chrono_demo")
+    images = tmp_path / "data" / "chrono_demo" / "images"
+    (images / "period_003.png").unlink()
+    data = (images / "pair_005_2.png").read_bytes()
+    (images / "pair_005_2.png").write_bytes(data[: len(data) // 2])
+    out = tmp_path / "out"
+    results = lmms_eval_runner("--model", "chrono_grayscale_prior", "--tasks", "chrono_demo", "--log_samples",
+                            data_root=tmp_path / "data", output_path=out)["results"]
+    assert results["chrono_demo_period"]["image_failure,none"] == pytest.approx(1 / 40)
+    assert results["chrono_demo_pair"]["image_failure,none"] == pytest.approx(1 / 40)
+    assert results["chrono_demo"]["image_failure,none"] == pytest.approx(2 / 80)
+    samples = {}
+    for path in out.rglob("*_samples_*.jsonl"):
+        task = path.stem.rsplit("_samples_", 1)[1]
+        for line in path.read_text().splitlines():
+            sample = json.loads(line)
+            samples[(task, sample["doc_id"])] = sample
+    for key in (("chrono_demo_period", 3), ("chrono_demo_pair", 5)):        # period_003.png, pair_005_2.png
+        assert (samples[key]["image_failure"], samples[key]["accuracy"], samples[key]["parse_failure"]) == (1.0, 0.0, 0.0)
+    assert len(samples) == 80 and sum(s["image_failure"] for s in samples.values()) == 2
