@@ -3,7 +3,8 @@
     chronotasks tasks-path                     folder to pass to lmms-eval --include_path
     chronotasks demo-data --out DIR            synthetic demo data for every benchmark
     chronotasks prepare <benchmark> ...        convert a benchmark's release files
-    chronotasks report ...                     tables from lmms-eval result files
+    chronotasks report RUN_DIR [RUN_DIR ...]   one page (markdown, CSV, PNG) for every benchmark and model
+    chronotasks report tabvlm|chronovision ... one benchmark's paper tables
     chronotasks metaeval <benchmark> ...       judge-vs-human meta-evaluation
     chronotasks build <what> ...               build derived data (e.g. QA sets)
 
@@ -27,7 +28,8 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
         "musebench": "chronotasks.benchmarks.musebench.prepare",
         "tempviz": "chronotasks.benchmarks.tempviz.prepare",
     },
-    "report": {"tabvlm": "chronotasks.benchmarks.tabvlm.report", "chronovision": "chronotasks.benchmarks.chronovision.report"},
+    "report": {"tabvlm": "chronotasks.benchmarks.tabvlm.report", "chronovision": "chronotasks.benchmarks.chronovision.report",
+               "suite": "chronotasks.suite_report"},
     "metaeval": {"tempviz": "chronotasks.benchmarks.tempviz.metaeval"},
     "build": {"musebench-qa": "chronotasks.benchmarks.musebench.build_qa"},
 }
@@ -83,6 +85,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
+    if command == "report":   # `chronotasks report RUN_DIR ...` is the suite report (`report suite RUN_DIR ...`)
+        at = argv.index("report") + 1
+        if at < len(argv) and argv[at] not in SUBCOMMANDS["report"] and argv[at] not in ("-h", "--help"):
+            argv.insert(at, "suite")
     args = build_parser(command).parse_args(argv)
     return int(args.func(args) or 0)
 

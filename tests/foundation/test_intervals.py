@@ -10,19 +10,27 @@ import pytest
 from scipy import stats
 
 from chronotasks.scoring import mean_std
-from chronotasks.scoring.intervals import bootstrap_interval, figure_of, paired_difference, run_spread
+from chronotasks.scoring.intervals import (
+    Statistic,
+    bootstrap_interval,
+    figure_of,
+    mean_of_ratios,
+    paired_difference,
+    ratio,
+    run_spread,
+)
 
 
 def _units(values, key="accuracy"):
     return [[{key: float(v)}] for v in values]
 
 
-def mean_accuracy(strata):
-    return float(np.mean([s["accuracy"] for stratum in strata for unit in stratum for s in unit]))
+def _right_and_asked(unit):
+    return sum(s["accuracy"] for s in unit), len(unit)
 
 
-def mean_of_task_means(strata):
-    return float(np.mean([np.mean([s["accuracy"] for unit in stratum for s in unit]) for stratum in strata]))
+mean_accuracy = Statistic(_right_and_asked, ratio)                 # pooled over tasks
+mean_of_task_means = Statistic(_right_and_asked, mean_of_ratios)   # TAB-VLM's Overall
 
 
 def test_bootstrap_of_a_mean_is_scipys_percentile_bootstrap_of_the_values():
@@ -95,8 +103,11 @@ def test_paired_difference_interval_is_the_bootstrap_of_per_question_differences
 def test_paired_difference_needs_the_same_questions():
     with pytest.raises(ValueError, match="differ in questions"):
         paired_difference([[_units([1, 0])]], [[_units([1, 0, 1])]], mean_accuracy)
+    # two runs against one: for the permutation test A's per-question results are averaged over its runs,
+    # A = (1, .5, 1) vs B = (0, 0, 1): differences 1, .5, 0; the 8 swap patterns give T = (±1 ± .5) / 3,
+    # i.e. .5, 1/6, -1/6, -.5 twice each; observed .5: p = 2 * P(T >= .5) = 2 * 2/8 = .5
     unequal = paired_difference([[_units([1, 0, 1])], [_units([1, 1, 1])]], [[_units([0, 0, 1])]], mean_accuracy)
-    assert unequal.difference == pytest.approx(5 / 6 - 1 / 3) and math.isnan(unequal.p_value)
+    assert unequal.difference == pytest.approx(5 / 6 - 1 / 3) and unequal.p_value == pytest.approx(0.5)
 
 
 def test_run_spread_is_undefined_for_one_run():
