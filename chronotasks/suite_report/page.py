@@ -22,7 +22,6 @@ class Table:
     row_header: list[str]
     columns: list[str]
     rows: list[tuple[list[str], list[tuple[Cell | None, Headline]]]] = field(default_factory=list)
-    signed: bool = False        # differences: show the sign
 
 
 def _number(value: float, headline: Headline, signed: bool = False) -> str:
@@ -31,9 +30,10 @@ def _number(value: float, headline: Headline, signed: bool = False) -> str:
     return f"{value * headline.scale:{'+' if signed else ''}.{headline.digits}f}"
 
 
-def cell_text(cell: Cell | None, headline: Headline, show_sd: bool, signed: bool = False) -> str:
+def cell_text(cell: Cell | None, headline: Headline, show_sd: bool) -> str:
     if cell is None or math.isnan(cell.value):
         return reporting.MISSING
+    signed = cell.p is not None      # a difference (it carries its p-value) shows its sign
     text = _number(cell.value, headline, signed)
     if not math.isnan(cell.low):
         text += f" [{_number(cell.low, headline, signed)}, {_number(cell.high, headline, signed)}]"
@@ -50,7 +50,7 @@ def _show_sd(table: Table) -> bool:
 
 def table_markdown(table: Table) -> str:
     show_sd = _show_sd(table)
-    rows = [labels + [cell_text(cell, h, show_sd, table.signed) for cell, h in cells] for labels, cells in table.rows]
+    rows = [labels + [cell_text(cell, h, show_sd) for cell, h in cells] for labels, cells in table.rows]
     return reporting.markdown_table(table.row_header + table.columns, rows)
 
 
@@ -129,7 +129,7 @@ def comparison_table(models: list[Model], measurer: Measurer, tables: list[Table
     reference = models[0]
     table = Table("comparisons", "Paired comparisons", f"Paired differences against {reference.label} (model − "
                   f"{reference.label} on the questions both ran; bootstrap interval, permutation p-value)",
-                  ["Model", "Table", "Row", "Figure"], ["difference"], signed=True)
+                  ["Model", "Table", "Row", "Figure"], ["difference"])
     shown = {t.id for t in tables}
     for model in models[1:]:
         for spec in specs.tables():
@@ -217,9 +217,10 @@ def plots(tables: dict[str, Table], gray: Table | None, judges_f1: dict[str, dic
         series, intervals = {}, {}
         for model in dict.fromkeys(labels[0] for labels, _ in main):
             delta = {f"{labels[1]} {labels[2]}": cells[2] for labels, cells in main if labels[0] == model}
-            series[model] = [delta[b][0].value * delta[b][1].scale if b in delta and delta[b][0] else math.nan for b in bases]
-            intervals[model] = [(delta[b][0].low * delta[b][1].scale, delta[b][0].high * delta[b][1].scale)
-                                if b in delta and delta[b][0] else (math.nan, math.nan) for b in bases]
+            # in points: accuracies in %, τ × 100
+            series[model] = [delta[b][0].value * 100 if b in delta and delta[b][0] else math.nan for b in bases]
+            intervals[model] = [(delta[b][0].low * 100, delta[b][0].high * 100) if b in delta and delta[b][0]
+                                else (math.nan, math.nan) for b in bases]
         out["grayscale_delta.png"] = [reporting.BarPanel("Δ = colour − gray (τ ×100)", bases, series, "Δ (points)",
                                                          intervals=intervals)]
     if "tempviz" in tables:
