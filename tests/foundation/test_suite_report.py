@@ -223,3 +223,31 @@ def test_report_of_real_lmms_eval_runs(demo_root, lmms_eval_runner, tmp_path, ca
                 - random["results"]["chrono_demo_period_circular"]["accuracy,none"]) * 100
     assert math.isclose(float(comparison.split(" [")[0]), round(expected, 1), abs_tol=0.051)
     assert (out / "circular_vs_plain.png").stat().st_size > 1000
+
+
+def test_tempviz_acceptance_and_judges_against_humans(tmp_path, seed_data, capsys):
+    accepted = {"landscapes": [1, 0, 1, 1], "animals": [0, 0], "buildings": [1], "maps": [1, 0], "artworks": [0, 1, 1]}
+    _write_run(tmp_path / "t2i", "chrono_diffusers", 0,
+               {f"tempviz_{c}": [{"acceptance": float(a), "score": None, "target": f"{c}-{i}"} for i, a in enumerate(v)]
+                for c, v in accepted.items()},
+               {f"tempviz_{c}": {"acceptance": sum(v) / len(v)} for c, v in accepted.items()})
+    root = seed_data / "tempviz"
+    assert main(["metaeval", "tempviz", "--annotations", str(root / "eval_annotations" / "annotator_1.xlsx"),
+                 str(root / "eval_annotations" / "annotator_2.xlsx"), "--subset", str(root / "prompts_annotation_subset.csv"),
+                 "--judgments", str(root / "model_results" / "vlm_judging_gpt-5_3_shot_simple.csv"),
+                 "--out", str(tmp_path / "metaeval")]) == 0
+    capsys.readouterr()
+    out = tmp_path / "report"
+    assert main(["report", str(tmp_path / "t2i"), str(tmp_path / "metaeval"), "--out", str(out)]) == 0
+    page = (out / "report.md").read_text()
+    # acceptance 3/4, 0/2, 1/1, 1/2, 2/3; All pooled over images: 7/12 = 58.3
+    row = _row(_table(page, "Judge acceptance"), "chrono_diffusers")
+    assert [c.split(" [")[0] for c in row[1:]] == ["75.0", "0.0", "100.0", "50.0", "66.7", "58.3"]
+    assert row[3] == "100.0"          # one image: no interval
+    # the paper's Table 4 row for GPT-5, 3-shot, Simple: P 75.66 / R 70.87 / F1 72.01
+    judges = _table(page, "Judges against human labels")
+    assert _row(judges, "vlm_judging_gpt-5_3_shot_simple", "Overall")[2:5] == ["75.7", "70.9", "72.0"]
+    assert any(r[0].startswith("random baseline (seed 0)") for r in judges)
+    for name in ("tempviz_acceptance.png", "tempviz_judges.png"):
+        assert (out / name).read_bytes().startswith(b"\x89PNG")
+    assert "vlm_judging_gpt-5_3_shot_simple,Overall,75.7,70.9,72.0" in (out / "tempviz_judges.csv").read_text()
