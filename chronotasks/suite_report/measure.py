@@ -71,8 +71,12 @@ def load_models(paths: Sequence[str | Path], labels: Sequence[str] | None = None
     if labels is not None and len(labels) != len(paths):
         raise ValueError(f"--label given {len(labels)} times for {len(paths)} run paths")
     models: dict[str, Model] = {}
+    seen: set[Path] = set()
     for index, path in enumerate(paths):
         for results in reporting.load_runs([path]):
+            if results.path.resolve() in seen:    # a results file under two RUN_DIRs is one run
+                continue
+            seen.add(results.path.resolve())
             label = labels[index] if labels is not None else reporting.model_name(results, with_args=True)
             models.setdefault(label, Model(label, [])).runs.append(Run(results))
     return list(models.values())
