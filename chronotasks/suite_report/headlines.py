@@ -291,7 +291,8 @@ def _circular() -> list[TableSpec]:
                # no interval: a distance from uniform is biased upward under resampling (its bootstrap
                # interval would sit above the estimate); the choice rates carry the uncertainty
                Headline("position bias", (task,), metric_point(task, "position_bias")),
-               *(Headline(f"chose {ch}", (task,), metric_point(task, f"choice_rate_{ch}"), choice_rate(ch)) for ch in "ABCDE"))
+               *(Headline(f"chose {ch}", (task,), metric_point(task, f"choice_rate_{ch}"), choice_rate(ch), compared=False)
+                 for ch in "ABCDE"))
         variants.append((task, row))
     return [TableSpec("circular", "Circular evaluation", "CircularEval: plain accuracy over all rotations, circular accuracy "
                       "(all N rotations right), position bias (total variation from uniform) and choice rate per "

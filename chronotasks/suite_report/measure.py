@@ -101,6 +101,7 @@ class Headline:
     prepare: Callable[[list[dict[str, Any]]], None] | None = None  # adds per-sample fields the figure needs
     scale: float = 100.0
     digits: int = 1
+    compared: bool = True     # listed in the paired comparisons between models
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,10 @@ def _targets(unit: list[dict[str, Any]]) -> tuple:
     return tuple(str(s.get("target")) for s in unit)
 
 
+class Unavailable(RuntimeError):
+    """A figure's per-sample preparation could not run (the interval is left out, with a note)."""
+
+
 class Measurer:
     """Computes cells; collects notes (why an interval is missing) for the page."""
 
@@ -156,7 +161,10 @@ class Measurer:
         if samples is None:
             return None
         if headline.prepare is not None and id(samples) not in self._prepared:
-            headline.prepare(samples)
+            try:
+                headline.prepare(samples)
+            except Exception as err:   # e.g. the BERTScore model cannot be loaded here
+                raise Unavailable(f"{type(err).__name__}: {err}") from err
             self._prepared.add(id(samples))
         return units_of(samples, headline.select)
 
@@ -166,8 +174,8 @@ class Measurer:
         for run in runs:
             try:
                 per_task = [self._units(run, headline, task) for task in headline.tasks]
-            except Exception as err:   # a figure's preparation (e.g. BERTScore) could not run here
-                self.note(f"{label}, {headline.column}: no interval ({type(err).__name__}: {err}).")
+            except Unavailable as err:
+                self.note(f"{label}, {headline.column}: no interval ({err}).")
                 return None
             if any(u is None for u in per_task):
                 self.note(f"{label}: {run.results.path.name} has no --log_samples file for "
@@ -238,7 +246,7 @@ class Measurer:
                                  f"for question {wrong[0][1]!r}: not the same questions")
             keys.append(common)
         strata_a = self._strata(side_a, keys)
-        strata_b = self._strata(side_b, [[k for k in task_keys] for task_keys in keys])
+        strata_b = self._strata(side_b, keys)
         full_a = self._strata(side_a, [list(u) for u in side_a[0]])
         full_b = self._strata(side_b, [list(u) for u in side_b[0]])
         if not (self._agrees(runs_a, full_a, headline_a, a.label) and self._agrees(runs_b, full_b, headline_b, b.label)):

@@ -137,7 +137,7 @@ def comparison_table(models: list[Model], measurer: Measurer, tables: list[Table
                 continue
             for variant, row in spec.variants:
                 for h in row:
-                    if not (model.runs_with(h.tasks) and reference.runs_with(h.tasks)):
+                    if not (h.compared and model.runs_with(h.tasks) and reference.runs_with(h.tasks)):
                         continue
                     cell = measurer.compare(model, h, reference, h, f"{model.label} vs {reference.label}, {spec.id} {h.column}")
                     if cell is not None and not math.isnan(cell.value):

