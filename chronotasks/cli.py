@@ -6,7 +6,8 @@
     chronotasks prepare <benchmark>|all        download, verify and convert a benchmark's public release
     chronotasks check-data [TASKS]             validate task data and decode every image before a long run
     chronotasks export <benchmark> --format hf OUT   prepared data as a Hugging Face dataset (for the hub)
-    chronotasks report ...                     tables from lmms-eval result files
+    chronotasks report RUN_DIR [RUN_DIR ...]   one page (markdown, CSV, PNG) for every benchmark and model
+    chronotasks report tabvlm|chronovision ... one benchmark's paper tables
     chronotasks metaeval <benchmark> ...       judge-vs-human meta-evaluation
     chronotasks build <what> ...               build derived data (e.g. QA sets)
     chronotasks new-benchmark NAME             skeleton of a new benchmark in its four places
@@ -32,7 +33,8 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
         "tempviz": "chronotasks.benchmarks.tempviz.prepare",
         "all": "chronotasks.benchmarks.prepare_all",
     },
-    "report": {"tabvlm": "chronotasks.benchmarks.tabvlm.report", "chronovision": "chronotasks.benchmarks.chronovision.report"},
+    "report": {"tabvlm": "chronotasks.benchmarks.tabvlm.report", "chronovision": "chronotasks.benchmarks.chronovision.report",
+               "suite": "chronotasks.suite_report"},
     "metaeval": {"tempviz": "chronotasks.benchmarks.tempviz.metaeval"},
     "build": {"musebench-qa": "chronotasks.benchmarks.musebench.build_qa"},
 }
@@ -127,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
+    if command == "report":   # `chronotasks report RUN_DIR ...` is the suite report (`report suite RUN_DIR ...`)
+        at = argv.index("report") + 1
+        if at < len(argv) and argv[at] not in SUBCOMMANDS["report"] and argv[at] not in ("-h", "--help"):
+            argv.insert(at, "suite")
     args = build_parser(command).parse_args(argv)
     try:
         return int(args.func(args) or 0)

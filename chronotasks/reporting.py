@@ -1,6 +1,7 @@
 """Shared pieces of the ``chronotasks report`` commands.
 
-- find lmms-eval ``*_results.json`` files (file or folder arguments) and read them;
+- find lmms-eval ``*_results.json`` files (file or folder arguments) and read them, and the
+  ``--log_samples`` files beside them;
 - read one task's metric (``results[task]["<metric>,none"]``);
 - render a table as markdown or CSV;
 - draw grouped bar charts to a PNG (matplotlib, Agg canvas).
@@ -60,6 +61,33 @@ def load_run(path: Path) -> RunResults:
     if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
         raise ValueError(f"{path}: no \"results\" object; not an lmms-eval results JSON")
     return RunResults(Path(path), data)
+
+
+def samples_file(run: RunResults, task: str) -> Path | None:
+    """The ``--log_samples`` file of one task of a run (``<date>_samples_<task>.jsonl`` beside
+    ``<date>_results.json``), or None when the run has none."""
+    name = run.path.name
+    if not name.endswith("_results.json"):
+        return None
+    path = run.path.with_name(f"{name[: -len('_results.json')]}_samples_{task}.jsonl")
+    return path if path.is_file() else None
+
+
+def read_samples(path: Path) -> list[dict[str, Any]]:
+    """The per-sample records of a ``--log_samples`` file; a malformed line is an error naming file and line."""
+    samples = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as err:
+                raise ValueError(f"{path}:{number}: not valid JSON ({err.msg})") from err
+            if not isinstance(record, dict) or "doc_id" not in record:
+                raise ValueError(f"{path}:{number}: not an lmms-eval sample (no \"doc_id\")")
+            samples.append(record)
+    return samples
 
 
 def load_runs(paths: Iterable[str | Path]) -> list[RunResults]:
@@ -126,6 +154,7 @@ class BarPanel:
     series: Mapping[str, Sequence[float]]
     ylabel: str = ""
     errors: Mapping[str, Sequence[float]] | None = None   # same shape as series; error bars where given
+    intervals: Mapping[str, Sequence[tuple[float, float]]] | None = None   # (low, high) per bar: asymmetric error bars
 
 
 def write_bar_chart(path: str | Path, panels: Sequence[BarPanel]) -> Path:
@@ -150,8 +179,13 @@ def _draw_panel(axes: Any, panel: BarPanel) -> None:
     for index, (label, values) in enumerate(panel.series.items()):
         offsets = [c + (index - (len(panel.series) - 1) / 2) * width for c in range(len(panel.categories))]
         errors = (panel.errors or {}).get(label)
+        if (panel.intervals or {}).get(label) is not None:
+            errors = [[0.0 if math.isnan(v - lo) else v - lo for v, (lo, _) in zip(values, panel.intervals[label])],
+                      [0.0 if math.isnan(hi - v) else hi - v for v, (_, hi) in zip(values, panel.intervals[label])]]
+        elif errors is not None:
+            errors = [0.0 if math.isnan(e) else e for e in errors]
         axes.bar(offsets, [0.0 if math.isnan(v) else v for v in values], width, label=label,
-                 yerr=None if errors is None else [0.0 if math.isnan(e) else e for e in errors], capsize=2 if errors else 0)
+                 yerr=errors, capsize=2 if errors else 0)
     axes.set_xticks(range(len(panel.categories)), list(panel.categories), rotation=20, ha="right")
     axes.set_title(panel.title)
     axes.set_ylabel(panel.ylabel)

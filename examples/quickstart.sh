@@ -22,3 +22,8 @@ chronotasks demo-data --out "$CHRONOTASKS_DATA"
 lmms-eval --model "$MODEL" --tasks "$TASKS" \
   --include_path "$(chronotasks tasks-path)" \
   --output_path outputs/quickstart --log_samples
+
+# One page for all benchmarks (markdown, CSV tables, PNG plots) with 95% bootstrap intervals, from this run.
+RESULTS="$(ls -t $(find outputs/quickstart -name '*_results.json') | head -n 1)"
+chronotasks report "$RESULTS" --out outputs/quickstart/report > /dev/null
+echo "Report: $PWD/outputs/quickstart/report/report.md"

@@ -75,7 +75,8 @@ def main() -> None:
     print(json.dumps({"note": "compare with model time per sample (typically 100 ms to seconds for a VLM)"}))
 
 
-TASKS = ("chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "musebench_vqa", "musebench_retrieval")
+TASKS = ("chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "musebench_vqa", "musebench_retrieval",
+         "tabvlm_chrono_circular", "chronovision_circular", "tabvlm_chrono_gray", "chronovision_gray", "musebench_gray")
 
 
 def time_task_hooks() -> None:

@@ -60,6 +60,12 @@ def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dic
     return json.loads(Path(files[-1]).read_text())
 
 
+@pytest.fixture(scope="session")
+def lmms_eval_runner():
+    """``run_lmms_eval`` itself, for tests that pick the output folder (e.g. to read --log_samples files)."""
+    return run_lmms_eval
+
+
 @pytest.fixture
 def lmms_eval_run(demo_root, tmp_path):
     """Call as ``lmms_eval_run("--model", "chrono_random", "--tasks", "x")`` -> results JSON (demo data)."""

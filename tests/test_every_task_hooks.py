@@ -13,7 +13,10 @@ from PIL import Image
 from chronotasks.data.answer_space import AnswerSpace
 
 GROUPS = ["chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "chronovision_news_year_confidence", "musebench_vqa",
-          "musebench_vqa_descriptive", "musebench_retrieval", "tempviz"]
+          "musebench_vqa_descriptive", "musebench_retrieval", "tempviz",
+          # variants: CircularEval (circular/ sub-folders) and grayscale images (gray/ sub-folders)
+          "chrono_demo_circular", "tabvlm_chrono_circular", "chronovision_circular",
+          "chrono_demo_gray", "tabvlm_chrono_gray", "chronovision_gray", "musebench_gray"]
 
 
 @pytest.fixture(scope="module", params=["simple", "chat"])

@@ -138,11 +138,12 @@ def mean(values: Iterable[float | None]) -> float:
 
 
 def mean_std(values: Sequence[float]) -> tuple[float, float]:
-    """Mean and sample standard deviation (ddof=1) over repeated runs."""
+    """Mean and sample standard deviation (ddof=1) over repeated runs; the deviation of a single
+    run is undefined (NaN, shown "n/a"), not 0."""
     arr = np.asarray(values, dtype=float)
     if arr.size == 0:
         return math.nan, math.nan
-    return float(arr.mean()), float(arr.std(ddof=1)) if arr.size > 1 else 0.0
+    return float(arr.mean()), float(arr.std(ddof=1)) if arr.size > 1 else math.nan
 
 
 def bootstrap_ci(values: Sequence[float], confidence: float = 0.95, n_resamples: int = 2000, seed: int = 0) -> tuple[float, float]:

@@ -93,6 +93,16 @@ def test_report_mean_std_over_runs_by_hand(tmp_path, capsys):
     assert rows[1] in printed
 
 
+def test_report_of_a_single_run_shows_no_spread(tmp_path, capsys):
+    a = _results_file(tmp_path / "a_results.json", [0.6, 0.3, 0.5, 0.9, 0.3, 0.5])
+    csv_path = tmp_path / "one.csv"
+    assert main(["report", "tabvlm", str(a), "--csv", str(csv_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "| qwen2_5_vl | visual | 1 | 51.7 ± n/a | 60.0 ± n/a | 30.0 ± n/a |" in printed and "± 0.0" not in printed
+    header, row = (line.split(",") for line in csv_path.read_text().splitlines()[:2])
+    assert row[header.index("Overall std")] == "" and float(row[header.index("Overall mean")]) == pytest.approx(51.6667, abs=1e-3)
+
+
 def test_report_rejects_files_without_tabvlm_results(tmp_path):
     other = tmp_path / "x_results.json"
     other.write_text(json.dumps({"results": {"mme": {"accuracy,none": 0.5}}}))
@@ -101,7 +111,8 @@ def test_report_rejects_files_without_tabvlm_results(tmp_path):
 
 
 def test_report_per_period_table_and_plot_by_hand(tmp_path, capsys):
-    # Classical: 0.5 and 0.7 -> 60.0 ± 14.1 (|50-70|/sqrt 2); Prehistoric only in run 1 -> 100.0 ± 0.0; others absent.
+    # Classical: 0.5 and 0.7 -> 60.0 ± 14.1 (|50-70|/sqrt 2); Prehistoric only in run 1 -> 100.0 ± n/a (one value
+    # has no spread); others absent.
     _results_file(tmp_path / "a_results.json", [0.6] * 6, {"tabvlm_style_period": {"period_acc_classical,none": 0.5,
                                                                                     "period_acc_prehistoric,none": 1.0}})
     _results_file(tmp_path / "b_results.json", [0.4] * 6, {"tabvlm_style_period": {"period_acc_classical,none": 0.7}})
@@ -110,7 +121,7 @@ def test_report_per_period_table_and_plot_by_hand(tmp_path, capsys):
     printed = capsys.readouterr().out
     header, _, row = printed.split("Table 9):\n\n", 1)[1].splitlines()[:3]
     assert header.startswith("| Model | Variant | Runs | Prehistoric Period | Bronze Age | Iron Age | Classical Period |")
-    assert row == "| qwen2_5_vl | visual | 2 | 100.0 ± 0.0 | – | – | 60.0 ± 14.1 | – | – | – | – |"
+    assert row == "| qwen2_5_vl | visual | 2 | 100.0 ± n/a | – | – | 60.0 ± 14.1 | – | – | – | – |"
     assert png.read_bytes().startswith(b"\x89PNG") and png.stat().st_size > 1000
 
 

@@ -111,8 +111,8 @@ def test_lmms_eval_random_run_on_demo_prints_six_scores_and_overall(lmms_eval_ru
     path.write_text(json.dumps(data))
     markdown, csv_text = build_tables([path])
     overall = 100 * results["tabvlm_chrono"]["accuracy,none"]
-    assert f"| chrono_random | visual | 1 | {overall:.1f} ± 0.0 |" in markdown
+    assert f"| chrono_random | visual | 1 | {overall:.1f} ± n/a |" in markdown       # one run: no spread
     assert "visual+metadata" in markdown and csv_text.splitlines()[1].startswith("chrono_random,visual,1,")
     style = results["tabvlm_style_period"]
-    periods = [f"{100 * style[f'period_acc_{k},none']:.1f} ± 0.0" if f"period_acc_{k},none" in style else "–" for k in PERIOD_KEYS]
+    periods = [f"{100 * style[f'period_acc_{k},none']:.1f} ± n/a" if f"period_acc_{k},none" in style else "–" for k in PERIOD_KEYS]
     assert f"| chrono_random | visual | 1 | {' | '.join(periods)} |" in markdown.split("per period")[1]

