@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from chronotasks.benchmarks.chronovision.grayscale import gray_image
-from chronotasks.data.loading import DataError, benchmark_dir
+from chronotasks.data.loading import DataError, benchmark_dir, open_doc_image
 from chronotasks.scoring.circular import choice_rates, circular_accuracy, position_bias
 
 GRAY_CACHE_ENV = "CHRONOVISION_GRAY_CACHE"
@@ -38,9 +38,11 @@ def make_circular_process_results(base_process_results: Callable, parse_choice: 
     def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
         base = base_process_results(doc, results)
         n = len(doc["options"])
+        image_failed = bool(base.get("image_failure"))  # the model saw a placeholder: no choice to count
         item = {"question": doc["question_id"], "rotation": int(doc["rotation"]), "n": n,
-                "correct": float(base[accuracy_key]), "choice": parse_choice(doc, results[0])}
-        return {"accuracy": float(base[accuracy_key]), "parse_failure": float(base["parse_failure"]),
+                "correct": float(base[accuracy_key]), "choice": None if image_failed else parse_choice(doc, results[0])}
+        passed = {key: base[key] for key in ("image_failure",) if key in base}
+        return {"accuracy": float(base[accuracy_key]), "parse_failure": float(base["parse_failure"]), **passed,
                 "circular_accuracy": item, "position_bias": item,
                 **{f"choice_rate_{letter}": item for letter in string.ascii_uppercase[:n]}}
 
@@ -67,9 +69,10 @@ def gray_cache_dir(benchmark: str) -> Path:
 
 
 def gray_doc_images(benchmark: str, doc: dict[str, Any]) -> list:
-    """Every image of a record (``images``), in order, grayscale (3 equal channels, PIL RGB)."""
+    """Every image of a record (``images``), in order, grayscale (3 equal channels, PIL RGB); an image
+    that cannot be opened becomes the placeholder and the sample an image failure (as for colour)."""
     cache = gray_cache_dir(benchmark)
-    return [gray_image(path, cache, doc.get("id", "?")) for path in doc.get("images") or []]
+    return [open_doc_image(path, doc.get("id", "?"), lambda p, rid: gray_image(p, cache, rid)) for path in doc.get("images") or []]
 
 
 def make_gray_doc_to_visual(benchmark: str) -> Callable:

@@ -165,3 +165,22 @@ def test_lmms_eval_run_survives_a_missing_and_a_truncated_image(demo_root, tmp_p
     for key in (("chrono_demo_period", 3), ("chrono_demo_pair", 5)):        # period_003.png, pair_005_2.png
         assert (samples[key]["image_failure"], samples[key]["accuracy"], samples[key]["parse_failure"]) == (1.0, 0.0, 0.0)
     assert len(samples) == 80 and sum(s["image_failure"] for s in samples.values()) == 2
+
+
+def test_variants_score_and_count_a_failed_image_like_their_base_tasks(demo_root, tmp_path, monkeypatch):
+    """Circular and gray variants: a missing image is a placeholder for the model and a counted image
+    failure in scoring (no exception, no choice counted for position bias)."""
+    from chronotasks.tasks.tabvlm.circular import utils as circular
+    from chronotasks.tasks.tabvlm.gray import utils as gray
+
+    shutil.copytree(demo_root / "tabvlm", tmp_path / "tabvlm")
+    monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
+    monkeypatch.setenv("CHRONOVISION_GRAY_CACHE", str(tmp_path / "gray_cache"))
+    doc = circular.style_period_docs(None)[0]
+    (tmp_path / "tabvlm" / "images" / doc["images"][0].rsplit("/", 1)[1]).unlink()
+    loading._image_status.clear()
+    visuals = gray.doc_to_visual(doc)
+    assert visuals[0].size == loading.PLACEHOLDER_SIZE
+    scored = circular.process_results(doc, [f"The answer is {doc['answer']}."])
+    assert (scored["accuracy"], scored["parse_failure"], scored["image_failure"]) == (0.0, 0.0, 1.0)
+    assert scored["circular_accuracy"]["choice"] is None
