@@ -76,30 +76,42 @@ _ALIASES = _aliases()
 _SINGLE_LABELS = {char: re.compile(rf"(?:^|{_LABEL_SEP}){char}(?:$|{_LABEL_SEP}|[代朝])") for char in _SINGLE}
 
 
-def dynasties_in(text: str | None) -> set[str]:
-    """Every Table 6 period a text names (Chinese or English), reigns mapped to their dynasty."""
+def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:
+    """(start, end, period) of every Table 6 period a text names (Chinese or English), reigns mapped
+    to their dynasty, in text order; overlapping names count once (the longest)."""
     if not text:
-        return set()
-    s = str(text).strip()
-    low = s.lower()
-    found: set[str] = set()
-    masked = low
-    if _PRC_EN.search(masked):
-        found.add("People's Republic of China")
-        masked = _PRC_EN.sub(" ", masked)
+        return []
+    masked = str(text).lower()
+    found: list[tuple[int, int, str]] = []
+
+    def blank(start: int, end: int) -> str:
+        return masked[:start] + " " * (end - start) + masked[end:]
+
+    for m in _PRC_EN.finditer(masked):
+        found.append((m.start(), m.end(), "People's Republic of China"))
+        masked = blank(m.start(), m.end())
     for alias, name, pattern in _ALIASES:
         if pattern is None:
-            if alias in masked:
-                found.add(name)
-                masked = masked.replace(alias, " " * len(alias))
-        elif pattern.search(masked):
-            found.add(name)
-            masked = pattern.sub(" ", masked)
+            start = masked.find(alias)
+            while start >= 0:
+                found.append((start, start + len(alias), name))
+                masked = blank(start, start + len(alias))
+                start = masked.find(alias, start + len(alias))
+        else:
+            for m in list(pattern.finditer(masked)):
+                found.append((m.start(), m.end(), name))
+                masked = blank(m.start(), m.end())
     # lone single-character labels: the whole text, or a character delimited by separators / 代朝
     for char, name in _SINGLE.items():
-        if _SINGLE_LABELS[char].search(masked):
-            found.add(name)
-    return found
+        for m in _SINGLE_LABELS[char].finditer(masked):
+            at = masked.index(char, m.start())
+            found.append((at, at + 1, name))
+    return sorted(found)
+
+
+def dynasties_in(text: str | None) -> set[str]:
+    """Every Table 6 period a text names (Chinese or English), reigns mapped to their dynasty."""
+    return {name for _, _, name in dynasty_mentions(text)}
 
 
 def dynasty_of(label: str | None) -> str | None:
@@ -121,4 +133,35 @@ def same_dynasty(pred: str | None, gold: str | None) -> float:
     return float(found == {gold_dynasty})
 
 
-__all__ = ["DYNASTIES", "PERIODS", "dynasties_in", "dynasty_of", "same_dynasty"]
+
+
+def parse_period(text) -> str | None:
+    """The one Table 6 period a free-text reply gives ("清代", "清乾隆年间", "Qing dynasty"), read as a
+    grader reads it: after an answer cue when there is one, a period named only to reject it
+    ("应为唐代，而非宋代") not counted; two periods ("明末清初", "明代或清代") or none give None."""
+    from chronotasks.scoring.reply_text import first_clause, inside, negated_spans, normalize, regions
+
+    s = normalize(text)
+    if not s:
+        return None
+    for how, lo, hi in regions(s):
+        part = s[lo:hi] if how in ("all", "line") else first_clause(s[lo:hi])
+        neg = negated_spans(part)
+        found = {name for start, _, name in dynasty_mentions(part) if not inside(start, neg)}
+        if len(found) == 1:
+            return found.pop()
+        if found or how == "all":
+            return None
+    return None
+
+
+def chinese_name(period: str) -> str:
+    """The Chinese name of a Table 6 period ("Qing" -> "清代")."""
+    for name, _, aliases in DYNASTIES:
+        if name == period:
+            return next(a for a in aliases if _is_cjk(a))
+    raise ValueError(f"unknown period {period!r}; expected one of {PERIODS}")
+
+
+__all__ = ["DYNASTIES", "PERIODS", "chinese_name", "dynasties_in", "dynasty_mentions", "dynasty_of", "parse_period",
+           "same_dynasty"]
