@@ -16,6 +16,7 @@ import re
 from chronotasks.scoring.json_answer import json_answer_text
 from chronotasks.scoring.letters import letters_for
 from chronotasks.scoring.reply_text import (
+    HEDGE,
     LABEL_PREFIX,
     ZH_DIGITS,
     normalize,
@@ -30,6 +31,7 @@ _REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)\s*(?:t
         r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早")
 DIRECTION = re.compile(rf"(?P<fwd>{_FWD})|(?P<rev>{_REV})", re.IGNORECASE)
 _EXAMPLE = re.compile(r"(?:example|e\.g\.|for\s+instance|such\s+as|例如|比如|示例)\s*[:,]?\s*[\"'(\[]*$", re.IGNORECASE)
+_END = re.compile(r"(?<=[a-z\d)])\.(?=\s|$)|[!?。]")
 _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
 _PAREN = re.compile(r"\([^()\n]{2,80}\)|\[[^\[\]\n]{2,80}\]")
 _SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;|:)?\s*"
@@ -108,6 +110,9 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
             if _direction(raw, start, line_start + m.end()) < 0:
                 value = tuple(reversed(value))
             found.append((start, value))
+            rest = line[m.end():]
+            if HEDGE.search(rest[: _END.search(rest).start() if _END.search(rest) else len(rest)]):
+                found.append((start, "conflict"))
     return found
 
 
@@ -199,6 +204,8 @@ def _prose(s: str, items: _Items) -> tuple | None:
 
 def _one(found: list[tuple[int, tuple]]) -> tuple | str | None:
     distinct = list(dict.fromkeys(v for _, v in found))
+    if "conflict" in distinct:
+        return "conflict"
     if len(distinct) > 1:
         return "conflict"
     return distinct[0] if distinct else None

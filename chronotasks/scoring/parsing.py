@@ -30,7 +30,7 @@ from chronotasks.scoring.chinese_periods import parse_period
 from chronotasks.scoring.json_answer import extract_json, extract_json_array
 from chronotasks.scoring.letters import letters_for, parse_k_of_n, parse_letter, parse_letter_set
 from chronotasks.scoring.order_parsing import parse_index_ordering, parse_ordering
-from chronotasks.scoring.reply_text import normalize
+from chronotasks.scoring.reply_text import plain_text
 from chronotasks.scoring.verdict_parsing import parse_accept, parse_yes_no
 from chronotasks.scoring.year_parsing import parse_year
 
@@ -39,9 +39,8 @@ UNPARSED = None
 
 
 def clean(text: Any) -> str:
-    """Model output as plain text: None -> "", reasoning blocks, markdown and full-width forms
-    removed (``reply_text.normalize``)."""
-    return normalize(text)
+    """Model output as plain text: None -> "", reasoning blocks and markdown emphasis removed."""
+    return plain_text(text)
 
 
 def letters_to_indices(letters: Iterable[str]) -> list[int]:

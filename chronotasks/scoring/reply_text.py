@@ -67,6 +67,14 @@ def normalize(text: Any) -> str:
     return s.strip()
 
 
+def plain_text(text: Any) -> str:
+    """A free-text reply as the answer text: reasoning blocks and markdown emphasis removed, the
+    characters otherwise kept (full-width punctuation stays, for text-similarity metrics)."""
+    if text is None:
+        return ""
+    return _MARKDOWN.sub("", strip_reasoning(str(text))).strip()
+
+
 # ---- cues --------------------------------------------------------------------------------------
 # Strong cues introduce the answer itself.
 _STRONG_EN = (
@@ -79,6 +87,8 @@ _STRONG_EN = (
     r"|\b(?:revised?|changed?)\s+(?:answer|it|my\s+answer)?\s*to\b"
     r"|\b(?:going|go)\s+with\b"
     r"|\b(?:odd\s+one\s+out|outlier|different\s+one|exception)\s*(?:here\s+)?(?:is|would\s+be|:)"
+    r"|\b(?:closest|best\s+(?:fit|match|guess)|most\s+(?:plausible|probable)(?:\s+(?:answer|option|choice))?)\s*(?:one\s+)?(?:is|would\s+be|:)"
+    r"|\b(?:but\s+)?(?:more|most)\s+likely(?:\s+(?:it'?s|it\s+is|is|:))?"
     r"|\bverdict\s*(?:is|:)"
 )
 _STRONG_ZH = r"(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
@@ -100,6 +110,7 @@ CORRECTION = re.compile(
 # Offering another candidate after the answer: a hedge.
 HEDGE = re.compile(
     r"\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+be|or\s+(?:maybe|perhaps|possibly|probably)|"
+    r"(?:could|might|may)\s+(?:be\s+)?(?:swapped|switched|reversed|interchanged)|interchangeable|"
     r"(?:maybe|perhaps|possibly)\s+(?:also|even)?|alternatively|also\s+possible|either|"
     r"could\s+(?:also\s+)?go\s+either\s+way)\b|也可能|或者|或许|不排除|还有可能",
     re.IGNORECASE,
@@ -176,13 +187,21 @@ def hedged_after(rest: str, is_other) -> bool:
     return False
 
 
+_NEG_SKIP = re.compile(r"(?:\s*(?:the|a|an|options?|artifacts?|images?|from|in|of|by|just|even|either|clearly|really|"
+                       r"necessarily|quite|simply)\b)*\s*", re.IGNORECASE)
+_NEG_STOP = re.compile(r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\s+is|is|are|was|were|have|has|had|be|been|would|could|"
+                       r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的", re.IGNORECASE)
+
+
 def negated_spans(s: str) -> list[tuple[int, int]]:
-    """Spans of text rejected by a negation: the few words after "not", "rather than", "而非", ..."""
+    """Spans of text a negation rejects: what directly follows "not", "rather than", "而非", ...
+    ("not A or C", "rather than 1", "不是宋代"), up to the next verb or punctuation ("not have been
+    available" rejects nothing)."""
     spans = []
     for m in NEGATION.finditer(s):
-        tail = s[m.end():m.end() + 40]
-        stop = re.search(r"[.;:!?\n。]|\bbut\b|\bit'?s\b|\bit\s+is\b|\bso\b|，|但|而是|是", tail)
-        spans.append((m.end(), m.end() + (stop.start() if stop else len(tail))))
+        start = _NEG_SKIP.match(s, m.end()).end()
+        stop = _NEG_STOP.search(s, start, start + 40)
+        spans.append((start, stop.start() if stop else min(len(s), start + 40)))
     return spans
 
 
@@ -243,6 +262,6 @@ def drop_label_prefixes(s: str) -> str:
 
 __all__ = [
     "CORRECTION", "HEDGE", "LONG_REPLY", "NEGATION", "STRONG_CUE", "WEAK_CUE", "ZH_DIGITS",
-    "drop_label_prefixes", "first_clause", "hedged_after", "inside", "negated_spans", "normalize",
+    "drop_label_prefixes", "first_clause", "hedged_after", "inside", "negated_spans", "normalize", "plain_text",
     "ordinal_positions", "regions", "strip_reasoning",
 ]

@@ -1,6 +1,7 @@
 """A year read from a reply: the model's estimate, not the years it cites as evidence.
 
-Forms: "1987", "1983年", "二〇〇五年", "nineteen sixty-two", "'07", "c. 1985", {"year": 1987}.
+Forms: "1987", "1983年", "二〇〇五年", "nineteen sixty-two", "'07" (2007; "'69" is 1969), "c. 1985",
+{"year": 1987}.
 Years cited in the reasoning ("the iPhone 4 came out in 2010", "a 1957 Chevrolet") do not count
 when an estimate is stated ("taken in 2012", "Year: 2012", "most likely 2012", a line that is only
 the year). A hedge ("2003/2004", "1985 or 1986", "between 2015 and 2017", "1978-1982") gives None
@@ -81,12 +82,9 @@ def _zh_to_digits(s: str) -> str:
     return _ZH_YEAR.sub(convert, s)
 
 
-def _apostrophes(s: str, lo: int, hi: int) -> str:
-    def convert(m: re.Match) -> str:
-        yy = int(m.group(1))
-        fits = [c * 100 + yy for c in (19, 20) if lo <= c * 100 + yy <= hi]
-        return str(fits[0]) if len(fits) == 1 else m.group(0)
-    return _APOSTROPHE.sub(convert, s)
+def _apostrophes(s: str) -> str:
+    """ "'07" -> 2007, "'69" -> 1969 (a two-digit year under 30 is read in the 2000s)."""
+    return _APOSTROPHE.sub(lambda m: str((2000 if int(m.group(1)) < 30 else 1900) + int(m.group(1))), s)
 
 
 def _tier(s: str, pos: int, end: int) -> int:
@@ -107,7 +105,7 @@ def _read(s: str, lo: int, hi: int) -> int | None:
     """The year of a plain text (no JSON), or None."""
     if not s:
         return None
-    s = _apostrophes(_zh_to_digits(_words_to_digits(s)), lo, hi)
+    s = _apostrophes(_zh_to_digits(_words_to_digits(s)))
     bare = _BARE_LINE.match(s)
     if bare:
         year = int(bare.group(1))
