@@ -41,6 +41,7 @@ class ExtractorConfig:
     cache_dir: str = "./chrono_extractor_cache"
     max_retries: int = 5
     timeout: float = 60.0
+    backoff_base: float = 1.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> "ExtractorConfig | None":
@@ -85,7 +86,8 @@ def _client(config: ExtractorConfig):
             from chronotasks.chat_client import CachedChatClient
 
             _CLIENTS[config] = CachedChatClient(config.base_url, config.model, api_key=config.api_key, cache_dir=config.cache_dir,
-                                                max_retries=config.max_retries, timeout=config.timeout)
+                                                max_retries=config.max_retries, timeout=config.timeout,
+                                                backoff_base=config.backoff_base)
         return _CLIENTS[config]
 
 
