@@ -76,36 +76,48 @@ _ALIASES = _aliases()
 _SINGLE_LABELS = {char: re.compile(rf"(?:^|{_LABEL_SEP}){char}(?:$|{_LABEL_SEP}|[代朝])") for char in _SINGLE}
 
 
+def _alias_pattern() -> tuple[re.Pattern, re.Pattern, dict[str, str]]:
+    """One pattern for the Chinese names (plain substrings), one for the English ones (whole words),
+    each trying the longest name first at every position; and the period of each name."""
+    owner = {alias: name for alias, name, _ in _ALIASES}
+    zh = sorted((a for a in owner if _is_cjk(a)), key=len, reverse=True)
+    en = sorted((a for a in owner if not _is_cjk(a)), key=len, reverse=True)
+    first = lambda names: "(?=[" + "".join(sorted({re.escape(a[0]) for a in names})) + "])"  # noqa: E731 - skips other positions fast
+    zh_pattern = re.compile(first(zh) + "(?:" + "|".join(map(re.escape, zh)) + ")")
+    en_pattern = re.compile(first(en) + r"(?<![a-z])(?:" + "|".join(map(re.escape, en)) + r")(?![a-z])")
+    return zh_pattern, en_pattern, owner
+
+
+_ZH_NAMES, _EN_NAMES, _OWNER = _alias_pattern()
+_SINGLE_LABEL = re.compile(rf"(?:^|(?<={_LABEL_SEP}))([{''.join(_SINGLE)}])(?=$|{_LABEL_SEP}|[代朝])")
+
+
 def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:
     """(start, end, period) of every Table 6 period a text names (Chinese or English), reigns mapped
     to their dynasty, in text order; overlapping names count once (the longest)."""
     if not text:
         return []
-    masked = str(text).lower()
+    low = str(text).lower()
     found: list[tuple[int, int, str]] = []
-
-    def blank(start: int, end: int) -> str:
-        return masked[:start] + " " * (end - start) + masked[end:]
-
-    for m in _PRC_EN.finditer(masked):
+    taken: list[tuple[int, int]] = []
+    for m in _PRC_EN.finditer(low):
         found.append((m.start(), m.end(), "People's Republic of China"))
-        masked = blank(m.start(), m.end())
-    for alias, name, pattern in _ALIASES:
-        if pattern is None:
-            start = masked.find(alias)
-            while start >= 0:
-                found.append((start, start + len(alias), name))
-                masked = blank(start, start + len(alias))
-                start = masked.find(alias, start + len(alias))
-        else:
-            for m in list(pattern.finditer(masked)):
-                found.append((m.start(), m.end(), name))
-                masked = blank(m.start(), m.end())
-    # lone single-character labels: the whole text, or a character delimited by separators / 代朝
-    for char, name in _SINGLE.items():
-        for m in _SINGLE_LABELS[char].finditer(masked):
-            at = masked.index(char, m.start())
-            found.append((at, at + 1, name))
+        taken.append((m.start(), m.end()))
+    for pattern in (_ZH_NAMES, _EN_NAMES):
+        if pattern is _ZH_NAMES and low.isascii():
+            continue
+        for m in pattern.finditer(low):
+            if not any(a < m.end() and m.start() < b for a, b in taken):
+                found.append((m.start(), m.end(), _OWNER[m.group(0)]))
+                taken.append((m.start(), m.end()))
+    if not low.isascii():
+        masked = list(low)
+        for a, b in taken:
+            masked[a:b] = " " * (b - a)
+        masked_text = "".join(masked)
+        # lone single-character labels: the whole text, or a character delimited by separators / 代朝
+        for m in _SINGLE_LABEL.finditer(masked_text):
+            found.append((m.start(1), m.end(1), _SINGLE[m.group(1)]))
     return sorted(found)
 
 

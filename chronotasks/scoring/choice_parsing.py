@@ -15,29 +15,29 @@ from collections.abc import Iterable
 
 from chronotasks.scoring.json_answer import json_answer_text
 from chronotasks.scoring.reply_text import (
+    ANYWHERE_LIMIT,
     ORDINAL_WORDS,
     ZH_DIGITS,
     first_clause,
     inside,
+    lower,
     negated_spans,
     normalize,
     regions,
 )
 
-_LABELLED = re.compile(
+_LABELLED = re.compile(  # on lower(text)
     r"\b(?:images?|imgs?|pictures?|photos?|photographs?|options?|choices?|candidates?|no\.)\s*#?\s*(\d+)(?!\d)"
     r"|(?:图片|图像|照片|图|选项)\s*(\d+)(?!\d)"
     r"|\b(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?:one|image|picture|photo|photograph|option|choice)s?\b"
     r"|\bthe\s+(first|second|third|fourth|fifth|former|latter)\b(?!\s+(?:of|half|time|step|decade|century|world|place|glance|look))"
     r"|第\s*([一二三四五1-5])\s*(?:张|幅|个|项)?\s*(?:图片|图像|照片|图|选项)?",
-    re.IGNORECASE,
 )
 _NUMBER = re.compile(r"(?<![\w.])(\d+)(?![\w]|\.\d|\s*(?:st|nd|rd|th)\b)")
-_EARLIER = r"(?:is|was|appears?|appeared|looks|seems|came|comes|were|are)?\s*(?:the\s+)?(?:earlier|older|oldest|earliest|first|more\s+(?:dated|old)|predates|precedes)(?:\s+(?:one|image|photo|picture))?"
-_LATER = r"(?:is|was|appears?|appeared|looks|seems|came|comes|were|are)?\s*(?:the\s+)?(?:later|newer|newest|latest|more\s+recent|most\s+recent|more\s+modern|younger|postdates)(?:\s+(?:one|image|photo|picture))?"
-_COMPARE = re.compile(
-    rf"(?P<earlier>{_EARLIER})|(?P<later>{_LATER})|(?P<zh_earlier>更早|较早|更旧|更古老|更老|早于|在前)|(?P<zh_later>更新|更晚|较晚|更近|更现代|晚于|在后)",
-    re.IGNORECASE,
+_EARLIER = r"\b(?:earlier|older|oldest|earliest|first|more\s+(?:dated|old)|predates|precedes)\b"
+_LATER = r"\b(?:later|newer|newest|latest|more\s+recent|most\s+recent|more\s+modern|younger|postdates)\b"
+_COMPARE = re.compile(  # on lower(text)
+    rf"(?=[eofpmlny更较早在晚])(?:(?P<earlier>{_EARLIER})|(?P<later>{_LATER})|(?P<zh_earlier>更早|较早|更旧|更古老|更老|早于|在前)|(?P<zh_later>更新|更晚|较晚|更近|更现代|晚于|在后))",
 )
 _UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|possible)|unsure|hard\s+to\s+(?:say|tell)|same\s+(?:time|year|era|period)|both)\b|无法|不确定|相同|同一时期", re.IGNORECASE)
 
@@ -63,7 +63,7 @@ def _mentions(s: str, choices: list[str], bare_numbers: bool) -> list[tuple[int,
     neg = negated_spans(s)
     found = []
     taken = []
-    for m in _LABELLED.finditer(s):
+    for m in _LABELLED.finditer(lower(s)):
         if inside(m.start(), neg):
             continue
         found.append((m.start(), m.end(), _choice_of(m, choices)))
@@ -95,7 +95,7 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
     """ "Image 1 is earlier" -> 1; "Image 2 is newer than Image 1" -> 1 (two choices); "第一张更早" -> 1."""
     votes = set()
     mentions = _mentions(s, choices, bare_numbers=False)
-    for m in _COMPARE.finditer(s):
+    for m in _COMPARE.finditer(lower(s)):
         before = [c for start, end, c in mentions if end <= m.start() and m.start() - end <= 25
                   and not re.search(r"[.;\n]", s[end:m.start()])]
         if not before:
@@ -160,7 +160,7 @@ def parse_choice(text, choices: Iterable[str] = ("1", "2"), key: str = "answer",
 
 
 def _anywhere(s: str, choices: list[str], asks: str | None) -> str | None:
-    if _UNSURE.search(s):
+    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s):
         return None
     if asks:
         compared = _compared(s, choices, asks)

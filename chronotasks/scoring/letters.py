@@ -17,11 +17,13 @@ from functools import lru_cache
 from chronotasks.scoring.chinese_periods import dynasty_mentions, dynasty_of
 from chronotasks.scoring.json_answer import json_answer_text
 from chronotasks.scoring.reply_text import (
+    ANYWHERE_LIMIT,
     HEDGE,
     SENTENCE_END,
     first_clause,
     hedged_after,
     inside,
+    lower,
     negated_spans,
     normalize,
     ordinal_positions,
@@ -64,7 +66,7 @@ _LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|cho
 _LIST_SEP = r"\s*(?:,|;|&|\band\b|\bplus\b|和|及|与|以及|\s)\s*"
 _LEAD_LIST = re.compile(
     r"^\s*(?:(?:the\s+)?(?:answer|options?|artifacts?|images?|letters?)\s*(?:are|is)?\s*[:.]?\s*)?[(\[{'\"]*"
-    r"((?:[A-Z](?![A-Za-z0-9])[)\]'\"]*" + _LIST_SEP + r"(?:and\s+)?[(\[{'\"]*)*[A-Z])(?![A-Za-z0-9])",
+    r"((?:[A-Z](?![A-Za-z0-9])[)\]'\"]*" + _LIST_SEP + r"(?:and\s+)?[(\[{'\"]*){0,26}[A-Z])(?![A-Za-z0-9])",
 )
 
 
@@ -76,14 +78,27 @@ def letters_for(n_options: int) -> str:
 
 
 # ---- option texts ------------------------------------------------------------------------------
-def _variants(option: str) -> list[str]:
+_PARENTHESIS = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
+_GENERIC_TAIL = re.compile(r"\s+(?:period|era|dynasty|epoch)$", re.IGNORECASE)
+_BARE = re.compile(r"[\s(\[{'\"]*(?:option\s+|answer\s*:?\s*)?([A-Za-z])[\s)\]}'\".:]*", re.IGNORECASE)
+_COMPACT = re.compile(r"[\s(\[{'\"]*([A-Z]{2,26})[\s)\]}'\".]*")
+_ENUM_LETTER = re.compile(r"(?:^|[,;]|\band\b)\s*\(?([A-Z])[.)]")
+_OR_NEXT = re.compile(r"\s*(?:or|/|或)\s*\(?[A-Z](?![A-Za-z0-9])")
+_OR_WORD = re.compile(r"\s*(?:or|/|或)")
+_DASH_WORD = re.compile(r"\s*[-–]\s*[a-z]")
+
+
+@lru_cache(maxsize=4096)
+def _variants(option: str) -> tuple[str, ...]:
+    """The ways a reply may name an option: its text, without the parenthesised part ("Iron Age"
+    for "Iron Age (1800 - 200 BCE)"), without a trailing "Period" ("Early Medieval"); lower case."""
     text = " ".join(str(option).split())
-    core = re.sub(r"\s*[(（][^()（）]*[)）]\s*", " ", text).strip()
+    core = _PARENTHESIS.sub(" ", text).strip()
     out = {text.lower(), core.lower()}
-    short = re.sub(r"\s+(?:period|era|dynasty|epoch)$", "", core, flags=re.IGNORECASE)
+    short = _GENERIC_TAIL.sub("", core)
     if short != core and len(short) >= 5:
         out.add(short.lower())
-    return sorted((v for v in out if len(v) >= 2), key=len, reverse=True)
+    return tuple(sorted((v for v in out if len(v) >= 2), key=len, reverse=True))
 
 
 @lru_cache(maxsize=512)
@@ -205,7 +220,7 @@ def _letter_in_clause(clause: str, n: int, options, rest: str) -> str | None:
 
 
 def _bare_letter(s: str, n: int, options) -> str | None:
-    m = re.fullmatch(r"[\s(\[{'\"]*(?:option\s+|answer\s*:?\s*)?([A-Za-z])[\s)\]}'\".:]*", s, re.IGNORECASE)
+    m = _BARE.fullmatch(s)
     if m:
         return m.group(1).upper()
     if options:
@@ -258,7 +273,7 @@ def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None)
 def _letter_anywhere(s: str, n: int, options) -> str | None:
     """No cue, no answer line: one option named unambiguously (a labelled letter "Artifact C", an
     ordinal, an option text, or the only letter of a short reply), none hedged or refused."""
-    if _UNSURE.search(s):
+    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s):
         return None
     masked = _mask_abbreviations(s)
     neg = negated_spans(masked)
@@ -296,7 +311,7 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
         return frozenset(valid)
     if not found:
         return None
-    if _OR_BETWEEN.search(body) or HEDGE.search(body):
+    if _OR_BETWEEN.search(body) or HEDGE.search(lower(body)):
         return CONFLICT
     if any(c not in valid for c in found):
         return CONFLICT
@@ -304,7 +319,7 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
 
 
 def _compact(s: str, n: int) -> str | None:
-    m = re.fullmatch(r"[\s(\[{'\"]*([A-Z]{2,26})[\s)\]}'\".]*", s)
+    m = _COMPACT.fullmatch(s)
     if m and len(set(m.group(1))) == len(m.group(1)):
         return m.group(1)
     return None
@@ -327,19 +342,19 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     """A line that starts with the answer: "A, B, C. Lithography (D) is later." -> {A, B, C};
     "C. lost-wax casting, D. coil technique" -> {C, D}."""
     if _ENUMERATION.fullmatch(line.strip().rstrip(".")):
-        got = frozenset(re.findall(r"(?:^|[,;]|\band\b)\s*\(?([A-Z])[.)]", line.strip()))
+        got = frozenset(_ENUM_LETTER.findall(line.strip()))
         return got if got <= set(letters_for(n)) else CONFLICT
     m = _LEAD_LIST.match(line)
     if not m:
         return None
     rest = line[m.end():]
-    if re.match(r"\s*(?:or|/|或)\s*\(?[A-Z](?![A-Za-z0-9])", rest) or re.match(r"\s*[-–]\s*[a-z]", rest):
-        return CONFLICT if re.match(r"\s*(?:or|/|或)", rest) else None
+    if _OR_NEXT.match(rest) or _DASH_WORD.match(rest):
+        return CONFLICT if _OR_WORD.match(rest) else None
     got = _set_in_clause(m.group(1), n, None)
     if got in (None, CONFLICT):
         return got
     tail = first_clause(rest)
-    if HEDGE.search(tail) and any(c not in got for c in Mentions(tail, n, options).all()):
+    if HEDGE.search(lower(tail)) and any(c not in got for c in Mentions(tail, n, options).all()):
         return CONFLICT
     return got
 
@@ -415,7 +430,7 @@ def _k_clause(s: str, n: int, options, k: int) -> frozenset[str] | None:
 
 
 def _set_anywhere(s: str, n: int, options, k: int | None) -> frozenset[str] | None:
-    if _UNSURE.search(s):
+    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s):
         return None
     if k is not None:
         got = _k_clause(s, n, options, k)

@@ -12,12 +12,15 @@ that only echoes the prompt's example give None.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from chronotasks.scoring.json_answer import json_answer_text
 from chronotasks.scoring.letters import letters_for
 from chronotasks.scoring.reply_text import (
+    ANYWHERE_LIMIT,
     HEDGE,
-    LABEL_PREFIX,
+    blank_label_prefixes,
+    lower,
     ZH_DIGITS,
     normalize,
     regions,
@@ -29,17 +32,20 @@ _FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)\s*(?:to|→|->|-|
 _REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
         r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breverse(?:d)?\s+(?:chronological\s+)?order|\bdescending\b"
         r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早")
-DIRECTION = re.compile(rf"(?P<fwd>{_FWD})|(?P<rev>{_REV})", re.IGNORECASE)
+DIRECTION = re.compile(rf"(?=[oemanlrydt从由最早古旧远老晚新近今])(?:(?P<fwd>{_FWD})|(?P<rev>{_REV}))")  # on lower(text)
 _EXAMPLE = re.compile(r"(?:example|e\.g\.|for\s+instance|such\s+as|例如|比如|示例)\s*[:,]?\s*[\"'(\[]*$", re.IGNORECASE)
 _END = re.compile(r"(?<=[a-z\d)])\.(?=\s|$)|[!?。]")
+_COMPACT = re.compile(r"[A-Za-z]{2,26}")
+_LOWER_LIST = re.compile(r"[a-z](?:\s*[,>\-→ ]\s*[a-z])+")
 _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
 _PAREN = re.compile(r"\([^()\n]{2,80}\)|\[[^\[\]\n]{2,80}\]")
 _SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;|:)?\s*"
         r"(?:(?:and\s+)?(?:then|finally|lastly|next|last)\s*,?\s*|and\s+|followed\s+by\s+|其次是|然后是|最后是|再到|到)?")
-_OLDEST = re.compile(r"\b(?:oldest|earliest|most\s+ancient)\b|最早|最古老|最老|最旧", re.IGNORECASE)
-_NEWEST = re.compile(r"\b(?:newest|latest|most\s+recent|youngest|most\s+modern)\b|最晚|最新|最近|最现代", re.IGNORECASE)
-_OLDER = re.compile(r"(?:\bis\s+|\bwas\s+|,\s*)?(?:older|earlier)\s+than\b|早于|比.{0,3}早", re.IGNORECASE)
-_NEWER = re.compile(r"(?:\bis\s+|\bwas\s+|,\s*)?(?:newer|later|more\s+recent|younger)\s+than\b|晚于|比.{0,3}晚", re.IGNORECASE)
+# matched on lower(text)
+_OLDEST = re.compile(r"\b(?:oldest|earliest|most\s+ancient)\b|最早|最古老|最老|最旧")
+_NEWEST = re.compile(r"\b(?:newest|latest|most\s+recent|youngest|most\s+modern)\b|最晚|最新|最近|最现代")
+_OLDER = re.compile(r"\b(?:older|earlier)\s+than\b|早于|比.{0,3}早")
+_NEWER = re.compile(r"\b(?:newer|later|more\s+recent|younger)\s+than\b|晚于|比.{0,3}晚")
 _NUMBERED = re.compile(
     r"^\s*(?:[-*•]\s*)?(?:(\d)\s*[.):]|(\d)(?:st|nd|rd|th)\b\s*(?:[:.\-–—]|place)?|#(\d)|第([一二三四五六1-6])\s*(?:名|位|个|件)?\s*[:.,]?|(first|second|third|fourth|fifth|sixth)\s*[:.\-–—])\s*(.*)$",
     re.IGNORECASE | re.MULTILINE,
@@ -73,20 +79,27 @@ class _Items:
         return None
 
 
+@lru_cache(maxsize=64)
+def _items(n: int, base: int | None) -> _Items:
+    return _Items(n, base)
+
+
 def _prepare(s: str) -> str:
     """Label prefixes dropped ("Image 3" -> "3") and parenthesised asides blanked (kept in place)."""
-    s = LABEL_PREFIX.sub(lambda m: " " * len(m.group(0)), s)
+    s = blank_label_prefixes(s)
     return _PAREN.sub(lambda m: " " * len(m.group(0)) if _WORDS.search(m.group(0)) else m.group(0), s)
 
 
 def _direction(s: str, start: int, end: int) -> int:
     """-1 when the nearest direction stated in words says newest-to-oldest, else +1."""
     before = None
-    for m in DIRECTION.finditer(s, max(0, start - 160), start):
+    low = lower(s[max(0, start - 160):end + 40])
+    offset = max(0, start - 160)
+    for m in DIRECTION.finditer(low, 0, start - offset):
         before = m
     if before is not None:
         return -1 if before.group("rev") else 1
-    after = DIRECTION.search(s[end:end + 40].split("\n")[0])
+    after = DIRECTION.search(low[end - offset:].split("\n")[0])
     if after is not None and after.group("rev"):
         return -1
     return 1
@@ -100,6 +113,8 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
     found = []
     for line_start, line in _lines(s, lo, hi):
         for m in items.run.finditer(line):
+            if m.end() - m.start() > 100 * items.n:  # far too long for n items: a run-away list
+                continue
             tokens = items.single.findall(m.group(0))
             value = items.value(tokens)
             if value is None:
@@ -111,7 +126,8 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
                 value = tuple(reversed(value))
             found.append((start, value))
             rest = line[m.end():]
-            if HEDGE.search(rest[: _END.search(rest).start() if _END.search(rest) else len(rest)]):
+            end = _END.search(rest)
+            if HEDGE.search(lower(rest[: end.start() if end else len(rest)])):
                 found.append((start, "conflict"))
     return found
 
@@ -169,8 +185,10 @@ def _prose(s: str, items: _Items) -> tuple | None:
     if sorted(order) != sorted(items.valid):
         return None
 
+    low = lower(s)
+
     def attached(pattern: re.Pattern) -> tuple[int, str] | None:
-        for m in pattern.finditer(s):
+        for m in pattern.finditer(low):
             clause_start = max(s.rfind(ch, 0, m.start()) for ch in ".;,\n") + 1
             clause_end = min([i for i in (s.find(ch, m.end()) for ch in ".;,\n") if i >= 0] + [len(s)])
             clause = s[clause_start:clause_end]
@@ -191,7 +209,7 @@ def _prose(s: str, items: _Items) -> tuple | None:
     if new[0] < old[0]:
         middle.reverse()
     for pattern, earlier_first in ((_OLDER, True), (_NEWER, False)):
-        for m in pattern.finditer(s):
+        for m in pattern.finditer(low):
             left = items.single.findall(s[max(0, m.start() - 12):m.start()])
             right = items.single.findall(s[m.end():m.end() + 12])
             if left and right and left[-1] in middle and right[0] in middle:
@@ -222,11 +240,11 @@ def parse_ordering(text, n_items: int = 4, base: int | None = None) -> tuple | N
         s = normalize(inner)
         if not s:
             return None
-    items = _Items(n_items, base)
+    items = _items(n_items, base)
     bare = s.strip(" \t\n.[](){}\"'")
-    if base is None and re.fullmatch(r"[A-Za-z]{2,26}", bare) and (bare.isupper() or bare.islower()):
+    if base is None and _COMPACT.fullmatch(bare) and (bare.isupper() or bare.islower()):
         return items.value(list(bare.upper()))
-    if base is None and re.fullmatch(r"[a-z](?:\s*[,>\-→ ]\s*[a-z])+", bare):
+    if base is None and _LOWER_LIST.fullmatch(bare):
         s = s.upper()
     t = _prepare(s)
     structured_done = False
@@ -240,7 +258,7 @@ def parse_ordering(text, n_items: int = 4, base: int | None = None) -> tuple | N
             found = _one(_runs(t, items, lo, hi, s))
         elif how == "all":
             found = _one(_runs(t, items, raw=s))
-            if found is None:
+            if found is None and len(t) <= ANYWHERE_LIMIT:
                 found = _prose(t, items)
             return None if found == "conflict" else found
         else:

@@ -25,13 +25,15 @@ from typing import Any
 
 # A reply longer than this is read as its first HEAD and last TAIL characters: an answer sits at
 # the start or the end; the middle of a run-away reply is repetition.
-LONG_REPLY = 20_000
-HEAD, TAIL = 4_000, 12_000
+LONG_REPLY = 12_000
+HEAD, TAIL = 2_000, 8_000
+# Without an answer cue or an answer line, only a reply this short is searched as a whole for an answer.
+ANYWHERE_LIMIT = 3_000
 
 _THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"))
 _ANSWER_TAGS = re.compile(r"</?answer>|<\|(?:begin|end)_of_box\|>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]{0,200}?)\s*\}|\\(?:text|textbf|mathrm)\s*\{([^{}]{0,200})\}")
-_MARKDOWN = re.compile(r"\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?", re.MULTILINE)
+_MARKDOWN = re.compile(r"(?=[*_`$#>])(?:\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?)", re.MULTILINE)
 _FOLD = str.maketrans({"、": ", ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
                        "『": '"', "』": '"', "【": "[", "】": "]", "《": '"', "》": '"', "〈": "<", "〉": ">",
                        "\u00a0": " ", "\u3000": " ", "✔": " ✓ ", "✓": " ✓ ", "☑": " ✓ ", "✅": " ✓ ",
@@ -41,6 +43,8 @@ _FOLD = str.maketrans({"、": ", ", "“": '"', "”": '"', "„": '"', "‘": "
 def strip_reasoning(text: str) -> str:
     """The text after the last closing reasoning tag; "" when a reasoning block never closes
     (the reply was cut off while reasoning: it gives no answer)."""
+    if "<" not in text:
+        return text
     for open_tag, close_tag in _THINK_TAGS:
         close = text.rfind(close_tag)
         if close >= 0:
@@ -67,6 +71,16 @@ def normalize(text: Any) -> str:
     return s.strip()
 
 
+def lower(s: str) -> str:
+    """s in lower case, character for character (positions in it are positions in s). The cue
+    patterns below are written in lower case and matched on this copy: much faster than
+    case-insensitive matching."""
+    low = s.lower()
+    if len(low) == len(s):
+        return low
+    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in s)
+
+
 def plain_text(text: Any) -> str:
     """A free-text reply as the answer text: reasoning blocks and markdown emphasis removed, the
     characters otherwise kept (full-width punctuation stays, for text-similarity metrics)."""
@@ -78,7 +92,7 @@ def plain_text(text: Any) -> str:
 # ---- cues --------------------------------------------------------------------------------------
 # Strong cues introduce the answer itself.
 _STRONG_EN = (
-    r"(?:(?:final|correct|best|right|my|the|overall)\s+)*(?:answers?|options?|choices?|selections?|picks?|responses?|results?|"
+    r"(?=[aocsprfgdebmv][a-z]|i[\s'])(?:\b(?:answers?|options?|choices?|selections?|picks?|responses?|results?|"
     r"orders?|ordering|sequences?|arrangement|ranking|chronology)"
     r"(?:\s+(?:from\s+(?:the\s+)?\w+(?:\s+\w+)?\s+to\s+(?:the\s+)?\w+(?:\s+\w+)?|in\s+chronological\s+order|here))?"
     r"\s*(?:is|are|would\s+be|should\s+be|will\s+be|:|=|-|–|—)(?!\w)"
@@ -89,37 +103,33 @@ _STRONG_EN = (
     r"|\b(?:odd\s+one\s+out|outlier|different\s+one|exception)\s*(?:here\s+)?(?:is|would\s+be|:)"
     r"|\b(?:closest|best\s+(?:fit|match|guess)|most\s+(?:plausible|probable)(?:\s+(?:answer|option|choice))?)\s*(?:one\s+)?(?:is|would\s+be|:)"
     r"|\b(?:but\s+)?(?:more|most)\s+likely(?:\s+(?:it'?s|it\s+is|is|:))?"
-    r"|\bverdict\s*(?:is|:)"
+    r"|\bverdict\s*(?:is|:))"
 )
-_STRONG_ZH = r"(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
-STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH, re.IGNORECASE)
+_STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
+STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH)
 # Weak cues introduce a conclusion that usually holds the answer.
 WEAK_CUE = re.compile(
-    r"\b(?:so|therefore|thus|hence|consequently|in\s+conclusion|in\s+summary|overall|i\s+think|i\s+believe|"
+    r"(?=[sthcomn][a-z]|i[\s.])\b(?:so|therefore|thus|hence|consequently|in\s+conclusion|in\s+summary|overall|i\s+think|i\s+believe|"
     r"my\s+(?:guess|estimate|pick)|i\.e\.|namely|that\s+is)\b|因此|所以|综上|我认为|我觉得|应该是|应为|判断为|推测为",
-    re.IGNORECASE,
 )
 # Self-corrections: what follows replaces what came before.
 CORRECTION = re.compile(
-    r"\b(?:wait|actually|on\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+inspection|further\s+reflection)|"
+    r"(?=[waolcs][a-z]|i\s)\b(?:wait|actually|on\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+inspection|further\s+reflection)|"
     r"looking\s+(?:again|more\s+closely)|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
     r"|不对|更正|等等|再看|重新考虑",
-    re.IGNORECASE,
 )
 # Offering another candidate after the answer: a hedge.
 HEDGE = re.compile(
-    r"\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+be|or\s+(?:maybe|perhaps|possibly|probably)|"
+    r"(?=[cmopae][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+be|or\s+(?:maybe|perhaps|possibly|probably)|"
     r"(?:could|might|may)\s+(?:be\s+)?(?:swapped|switched|reversed|interchanged)|interchangeable|"
     r"(?:maybe|perhaps|possibly)\s+(?:also|even)?|alternatively|also\s+possible|either|"
     r"could\s+(?:also\s+)?go\s+either\s+way)\b|也可能|或者|或许|不排除|还有可能",
-    re.IGNORECASE,
 )
 # A mention that rejects what follows ("not A", "rather than 1", "而非宋代").
 NEGATION = re.compile(
-    r"(?:\b(?:not|rather\s+than|instead\s+of|unlike|other\s+than|rules?\s+out|ruling\s+out|ruled\s+out|"
+    r"(?=[nriuoe][a-z']|')(?:\b(?:not|rather\s+than|instead\s+of|unlike|other\s+than|rules?\s+out|ruling\s+out|ruled\s+out|"
     r"eliminat(?:e|es|ed|ing)|excluding|exclude)|n't)\b|而非|并非|不是|(?<!不)排除|不属于|而不是",
-    re.IGNORECASE,
 )
 
 # A sentence end; "D." ends a sentence only when another sentence or option letter follows
@@ -144,10 +154,13 @@ def first_clause(region: str) -> str:
 
 
 def _epochs(s: str) -> list[tuple[int, int]]:
-    cuts = [m.end() for m in CORRECTION.finditer(s)]
+    cuts = [m.end() for m in CORRECTION.finditer(lower(s))]
     starts = [0] + cuts
     ends = cuts + [len(s)]
     return list(zip(starts, ends))
+
+
+_FIRST_LINE = re.compile(r"\S[^\n]*")
 
 
 def regions(s: str) -> Iterator[tuple[str, int, int]]:
@@ -157,22 +170,23 @@ def regions(s: str) -> Iterator[tuple[str, int, int]]:
     last line, for the caller to test as an answer line), "weak" (after a conclusion cue such as
     "so" or "因此"), "all" (the whole reply).
     """
+    low = lower(s)
     epochs = _epochs(s)
     for i, (start, end) in enumerate(reversed(epochs)):
-        for m in reversed(list(STRONG_CUE.finditer(s, start, end))):
+        for m in reversed(list(STRONG_CUE.finditer(low, start, end))):
             yield "cue", m.end(), end
         if i < len(epochs) - 1:  # text after a self-correction
-            for m in reversed(list(WEAK_CUE.finditer(s, start, end))):
+            for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
                 yield "cue", m.end(), end
             yield "cue", start, end
-    first = re.search(r"\S[^\n]*", s)
+    first = _FIRST_LINE.search(s)
     if first:
         yield "line", first.start(), first.end()
         last_start = s.rfind("\n") + 1
         if last_start > first.start():
             yield "line", last_start, len(s)
     start, end = epochs[0]
-    for m in reversed(list(WEAK_CUE.finditer(s, start, end))):
+    for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
         yield "weak", m.end(), end
     yield "all", 0, len(s)
 
@@ -180,7 +194,7 @@ def regions(s: str) -> Iterator[tuple[str, int, int]]:
 def hedged_after(rest: str, is_other) -> bool:
     """Whether ``rest`` (the text after the answer) offers another candidate: a hedge phrase
     followed, within the same sentence, by something ``is_other(text)`` says is a different answer."""
-    for m in HEDGE.finditer(rest):
+    for m in HEDGE.finditer(lower(rest)):
         window = first_clause(rest[m.end():m.end() + 80])
         if is_other(window):
             return True
@@ -188,9 +202,9 @@ def hedged_after(rest: str, is_other) -> bool:
 
 
 _NEG_SKIP = re.compile(r"(?:\s*(?:the|a|an|options?|artifacts?|images?|from|in|of|by|just|even|either|clearly|really|"
-                       r"necessarily|quite|simply)\b)*\s*", re.IGNORECASE)
+                       r"necessarily|quite|simply)\b)*\s*")
 _NEG_STOP = re.compile(r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\s+is|is|are|was|were|have|has|had|be|been|would|could|"
-                       r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的", re.IGNORECASE)
+                       r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的")
 
 
 def negated_spans(s: str) -> list[tuple[int, int]]:
@@ -198,9 +212,10 @@ def negated_spans(s: str) -> list[tuple[int, int]]:
     ("not A or C", "rather than 1", "不是宋代"), up to the next verb or punctuation ("not have been
     available" rejects nothing)."""
     spans = []
-    for m in NEGATION.finditer(s):
-        start = _NEG_SKIP.match(s, m.end()).end()
-        stop = _NEG_STOP.search(s, start, start + 40)
+    low = lower(s)
+    for m in NEGATION.finditer(low):
+        start = _NEG_SKIP.match(low, m.end()).end()
+        stop = _NEG_STOP.search(low, start, start + 40)
         spans.append((start, stop.start() if stop else min(len(s), start + 40)))
     return spans
 
@@ -218,15 +233,14 @@ _ITEM_NOUN = r"(?:ones?|options?|choices?|artifacts?|artefacts?|images?|pictures
 _ORD = r"(?:first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th)"
 _ORD_CHAIN = _ORD + r"(?:\s*(?:,|and|&|,\s*and)\s*(?:the\s+)?" + _ORD + r")*"
 ORDINAL_LIST = re.compile(
-    r"\b(" + _ORD_CHAIN + r")\s+" + _ITEM_NOUN + r"\b|\bthe\s+(" + _ORD_CHAIN + r")\s*(?=[.,;!)]|$)",
-    re.IGNORECASE,
+    r"(?=[fstl1-6])(?:\b(" + _ORD_CHAIN + r")\s+" + _ITEM_NOUN + r"\b|\bthe\s+(" + _ORD_CHAIN + r")\s*(?=[.,;!)]|$))",
 )
 # 第三件文物, 第二张, 第一、第二和第四件
 ZH_ORDINAL_LIST = re.compile(
     r"(第[一二三四五六1-6](?:\s*(?:、|,|和|及|与|以及)\s*第[一二三四五六1-6])*)\s*(?:个|件|张|幅|项|只|副)?\s*"
     r"(?:选项|文物|图片|图像|照片|器物|物品|图|件)|(第[一二三四五六1-6](?:\s*(?:、|,|和|及|与|以及)\s*第[一二三四五六1-6])*)\s*(?:个|件|张|幅|项|只|副)"
 )
-_ORD_TOKEN = re.compile(r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th", re.IGNORECASE)
+_ORD_TOKEN = re.compile(r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th")
 _ZH_ORD_TOKEN = re.compile(r"第([一二三四五六1-6])")
 
 
@@ -234,7 +248,7 @@ def ordinal_positions(s: str, n: int) -> list[tuple[int, list[int]]]:
     """(position, [1-based numbers]) of each ordinal mention ("the third one" -> [3];
     "第一、第二和第四件" -> [1, 2, 4]). "last" is n."""
     found = []
-    for m in ORDINAL_LIST.finditer(s):
+    for m in ORDINAL_LIST.finditer(lower(s)):
         group = m.group(1) or m.group(2)
         nums = []
         for tok in _ORD_TOKEN.findall(group):
@@ -249,19 +263,36 @@ def ordinal_positions(s: str, n: int) -> list[tuple[int, list[int]]]:
 
 
 LABEL_PREFIX = re.compile(
-    r"\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|pics?|photos?|photographs?|objects?|items?|choices?|figures?|fig\.)"
-    r"\s*#?\s*(?=[A-Za-z0-9](?![A-Za-z0-9]))|(?:选项|图片|图像|照片|图|文物)\s*(?=[A-Z0-9])",
-    re.IGNORECASE,
+    r"(?=[oaipcf选图照文])(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|pics?|photos?|photographs?|objects?|items?|choices?|figures?|fig\.)"
+    r"\s*#?\s*(?=[a-z0-9](?![a-z0-9]))|(?:选项|图片|图像|照片|图|文物)\s*(?=[a-z0-9]))",
 )
+# matched on lower(text): "Image B" and "image b" alike
 
 
 def drop_label_prefixes(s: str) -> str:
     """ "Image 3, Image 1" -> "3, 1"; "Option B" -> "B"; "图3" -> "3"."""
-    return LABEL_PREFIX.sub("", s)
+    return "".join(s[a:b] for a, b in _outside(LABEL_PREFIX.finditer(lower(s)), len(s)))
+
+
+def blank_label_prefixes(s: str) -> str:
+    """As ``drop_label_prefixes``, the prefixes replaced by spaces (positions kept)."""
+    out, last = [], 0
+    for m in LABEL_PREFIX.finditer(lower(s)):
+        out.append(s[last:m.start()] + " " * (m.end() - m.start()))
+        last = m.end()
+    return "".join(out) + s[last:]
+
+
+def _outside(matches, n: int):
+    last = 0
+    for m in matches:
+        yield last, m.start()
+        last = m.end()
+    yield last, n
 
 
 __all__ = [
-    "CORRECTION", "HEDGE", "LONG_REPLY", "NEGATION", "STRONG_CUE", "WEAK_CUE", "ZH_DIGITS",
-    "drop_label_prefixes", "first_clause", "hedged_after", "inside", "negated_spans", "normalize", "plain_text",
+    "ANYWHERE_LIMIT", "CORRECTION", "HEDGE", "LONG_REPLY", "NEGATION", "STRONG_CUE", "WEAK_CUE", "ZH_DIGITS",
+    "blank_label_prefixes", "drop_label_prefixes", "lower", "first_clause", "hedged_after", "inside", "negated_spans", "normalize", "plain_text",
     "ordinal_positions", "regions", "strip_reasoning",
 ]

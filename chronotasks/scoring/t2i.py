@@ -95,7 +95,7 @@ def graded_level(text: Any) -> str | None:
         return None
     cues = list(_RATING_CUE.finditer(s))
     if cues:
-        segment = s[cues[-1].end():]
+        segment = s[cues[-1].end():].lstrip(" \t\n\r\"'[(")
         clause = segment[: m.start()] if (m := _CLAUSE.search(segment)) else segment
         levels = _levels(clause)
         if len(set(levels)) > 1:

@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 
 from chronotasks.scoring.json_answer import json_answer_text
-from chronotasks.scoring.reply_text import CORRECTION, ZH_DIGITS, normalize
+from bisect import bisect_left
+
+from chronotasks.scoring.reply_text import CORRECTION, ZH_DIGITS, lower, normalize
 
 _ZH_YEAR = re.compile(r"([一二三四五六七八九〇零○Ｏ]{4})\s*年")
 _UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -22,18 +24,16 @@ _UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six"
           "seventeen": 17, "eighteen": 18, "nineteen": 19}
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
 _TWO = r"(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:[\s-]+(?:one|two|three|four|five|six|seven|eight|nine))?|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|oh[\s-]+(?:one|two|three|four|five|six|seven|eight|nine))"
-_WORD_YEAR = re.compile(
+_WORD_YEAR = re.compile(  # on lower(text)
     r"\b(?:(nineteen|eighteen|seventeen|sixteen|twenty)[\s-]+(" + _TWO + r"|hundred)"
     r"|two\s+thousand(?:\s+and)?(?:[\s-]+(" + _TWO + r"|one|two|three|four|five|six|seven|eight|nine))?)\b",
-    re.IGNORECASE,
 )
 _APOSTROPHE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\d'’s])")
 _YEAR = re.compile(r"(?<![\d.,:/])(\d{4})(?!\d|\s*(?:s\b|'s\b|’s\b)|\s*年代|\s*[.,]\d)")
 _RANGE = re.compile(
     r"(?<![\d.])(\d{4})\s*(?:年)?\s*(?:-|–|—|~|～|to|until|through|至|到|或|or|/|and)\s*(?:早期|晚期)?(\d{4}|\d{2})(?![\d])(?!\s*(?:s\b|年代))"
     r"|\bbetween\s+(\d{4})\s+and\s+(\d{4})",
-    re.IGNORECASE,
-)
+)  # on lower(text)
 # the nearest cue before a year says what the year is: the pick, an estimate, or evidence
 _PICK = (r"final\s+answer|answer|estimated\s+year|year|estimate(?:d)?|my\s+(?:best\s+)?guess|best\s+guess|most\s+likely|"
          r"probably|i'?d\s+say|i\s+would\s+say|i'?ll\s+say|i\s+think|i\s+believe|revise\s+(?:it\s+|my\s+answer\s+)?to|"
@@ -43,7 +43,7 @@ _ESTIMATE = (r"taken|shot|photographed|captured|snapped|dates?\s+(?:to|from)|dat
 _EVIDENCE = (r"released|introduced|launched|came\s+out|invented|built|founded|model|since|before|after|until|debuted|"
              r"began|begun|started|opened|first|produced|manufactured|established|"
              r"between|born|died|ended|won|held|hosted|创立|发布|推出|上市|成立|举办|之后|以前|之前|以后")
-_CUE = re.compile(rf"(?P<pick>{_PICK})|(?P<estimate>{_ESTIMATE})|(?P<evidence>{_EVIDENCE})", re.IGNORECASE)
+_CUE = re.compile(rf"(?:\b|(?=~|[\u4e00-\u9fff]))(?:(?P<pick>{_PICK})|(?P<estimate>{_ESTIMATE})|(?P<evidence>{_EVIDENCE}))")  # on lower(text)
 _SENTENCE_START = re.compile(r"[.!?;\n。]\s*")
 _BARE_LINE = re.compile(
     r"^\W*(?:(?:estimated\s+)?year\s*[:=]?\s*|answer\s*[:=]?\s*|c\.|ca\.|circa|around|about|approx\.?|approximately|~|约|大约)?\s*"
@@ -72,7 +72,14 @@ def _words_to_digits(s: str) -> str:
             return m.group(0) if rest is None else str(century * 100 + rest)
         rest = 0 if not m.group(3) else (_two_digit_words(m.group(3)) if m.group(3).lower() not in _UNITS else _UNITS[m.group(3).lower()])
         return m.group(0) if rest is None else str(2000 + rest)
-    return _WORD_YEAR.sub(convert, s)
+    low = lower(s)
+    if "teen" not in low and "twenty" not in low and "thousand" not in low:
+        return s
+    out, last = [], 0
+    for m in _WORD_YEAR.finditer(low):
+        out.append(s[last:m.start()] + convert(m))
+        last = m.end()
+    return "".join(out) + s[last:]
 
 
 def _zh_to_digits(s: str) -> str:
@@ -87,18 +94,29 @@ def _apostrophes(s: str) -> str:
     return _APOSTROPHE.sub(lambda m: str((2000 if int(m.group(1)) < 30 else 1900) + int(m.group(1))), s)
 
 
-def _tier(s: str, pos: int, end: int) -> int:
-    """3 pick, 2 estimate, 1 plain, 0 evidence: from the nearest cue before the year in its sentence."""
-    starts = [m.end() for m in _SENTENCE_START.finditer(s, max(0, pos - 80), pos)]
-    lo = starts[-1] if starts else max(0, pos - 80)
-    nearest = None
-    for m in _CUE.finditer(s, lo, pos):
-        nearest = m
-    if _MODEL_AFTER.match(s, end) and (nearest is None or nearest.lastgroup != "pick"):
-        return 0
-    if nearest is None:
-        return 1
-    return {"pick": 3, "estimate": 2, "evidence": 0}[nearest.lastgroup]
+class _Cues:
+    """The cues and sentence starts of a text, found once; ``tier`` of a year at a position:
+    3 pick, 2 estimate, 1 plain, 0 evidence (the nearest cue before it in its sentence decides)."""
+
+    def __init__(self, s: str, low: str) -> None:
+        self.s, self.low = s, low
+        self.cues: list[tuple[int, str]] | None = None
+
+    def _find(self) -> None:
+        self.cues = [(m.end(), m.lastgroup) for m in _CUE.finditer(self.low)]
+        self.cue_ends = [end for end, _ in self.cues]
+        self.sentences = [m.end() for m in _SENTENCE_START.finditer(self.s)]
+
+    def tier(self, pos: int, end: int) -> int:
+        if self.cues is None:
+            self._find()
+        k = bisect_left(self.sentences, pos + 1) - 1
+        lo = max(self.sentences[k] if k >= 0 else 0, pos - 80)
+        i = bisect_left(self.cue_ends, pos + 1) - 1
+        kind = self.cues[i][1] if i >= 0 and self.cue_ends[i] > lo else None
+        if _MODEL_AFTER.match(self.s, end) and kind != "pick":
+            return 0
+        return {"pick": 3, "estimate": 2, "evidence": 0, None: 1}[kind]
 
 
 def _read(s: str, lo: int, hi: int) -> int | None:
@@ -110,30 +128,40 @@ def _read(s: str, lo: int, hi: int) -> int | None:
     if bare:
         year = int(bare.group(1))
         return year if lo <= year <= hi else None
-    cuts = [0] + [m.end() for m in CORRECTION.finditer(s)]
+    low = lower(s)
+    cues = _Cues(s, low)
+    cuts = [0] + [m.end() for m in CORRECTION.finditer(low)]
     for start in reversed(cuts):
-        picked = _pick(s, start, lo, hi)
+        picked = _pick(s, low, cues, start, lo, hi)
         if picked is not None:
             return None if picked == "conflict" else picked
     return None
 
 
-def _pick(s: str, start: int, lo: int, hi: int):
+MAX_MENTIONS = 64  # a run-away reply citing hundreds of years: only its last ones are read
+
+
+def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
     mentions = []  # (tier, year or "range", position)
     ranged = set()
-    for m in _RANGE.finditer(s, start):
+    found = list(_YEAR.finditer(s, start))
+    if len(found) > MAX_MENTIONS:
+        start = found[-MAX_MENTIONS].start()
+        found = found[-MAX_MENTIONS:]
+    for m in _RANGE.finditer(low, start):
         ranged.update(range(m.start(), m.end()))
-        mentions.append((_tier(s, m.start(), m.end()), "range", m.start()))
-    for m in _YEAR.finditer(s, start):
+        mentions.append((cues.tier(m.start(), m.end()), "range", m.start()))
+    for m in found:
         if m.start() in ranged or m.start(1) in ranged:
             continue
         year = int(m.group(1))
         if not lo <= year <= hi:
             continue
-        tier = _tier(s, m.start(), m.end())
+        tier = cues.tier(m.start(), m.end())
         line_start = s.rfind("\n", 0, m.start()) + 1
         line_end = s.find("\n", m.end())
-        if _BARE_LINE.match(s[line_start: len(s) if line_end < 0 else line_end]):
+        line_end = len(s) if line_end < 0 else line_end
+        if line_end - line_start <= 80 and _BARE_LINE.match(s[line_start:line_end]):
             tier = max(tier, 2) + 0.5
         mentions.append((tier, year, m.start()))
     if not mentions:

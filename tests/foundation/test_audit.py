@@ -7,8 +7,11 @@ import os
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
-from conftest import REPO_ROOT, run_lmms_eval
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _audit(*args: str) -> subprocess.CompletedProcess:
@@ -17,19 +20,18 @@ def _audit(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_audit_of_a_real_run(demo_root, tmp_path):
-    out = tmp_path / "run"
+def test_audit_of_a_real_run(lmms_eval_run, tmp_path):
     # "B" is a letter (read for the period questions) but no "1"/"2" choice (unreadable for the pair questions)
-    results = run_lmms_eval("--model", "chrono_constant", "--model_args", "answer=B", "--tasks", "chrono_demo", "--log_samples",
-                            data_root=demo_root, output_path=out)["results"]
+    results = lmms_eval_run("--model", "chrono_constant", "--model_args", "answer=B", "--tasks", "chrono_demo", "--log_samples")["results"]
+    out = tmp_path  # the fixture writes the run under tmp_path
     assert results["chrono_demo_period"]["parse_failure,none"] == 0.0
     assert results["chrono_demo_pair"]["parse_failure,none"] == 1.0
-    proc = _audit(str(out), "--csv", str(tmp_path / "audit.csv"))
+    proc = _audit(str(out), "--csv", str(tmp_path.parent / f"{tmp_path.name}_audit.csv"))
     assert proc.returncode == 0, proc.stderr
     assert "| chrono_demo_pair | 40 | 40 | 100.0% | off |" in proc.stdout
     assert "| chrono_demo_period | 40 | 0 | 0.0% | off |" in proc.stdout
     assert "chrono_demo_pair: most common unreadable replies\n     40 x 'B'" in proc.stdout
-    rows = list(csv.DictReader((tmp_path / "audit.csv").open()))
+    rows = list(csv.DictReader((tmp_path.parent / f"{tmp_path.name}_audit.csv").open()))
     assert {(r["task"], r["row"], r["unreadable"], r["rate"]) for r in rows if r["row"] == "task"} == {
         ("chrono_demo_pair", "task", "40", "1.0000"), ("chrono_demo_period", "task", "0", "0.0000")}
     assert [(r["count"], r["reply"]) for r in rows if r["row"] == "unreadable_reply"] == [("40", "B")]

@@ -8,7 +8,6 @@ import glob
 import json
 
 import pytest
-from conftest import run_lmms_eval
 from openai_stub import OpenAIStub, last_user_text
 
 from chronotasks.data.answer_space import AnswerSpace
@@ -68,7 +67,7 @@ def test_retries_and_a_failed_call_is_one_unparsed_sample(monkeypatch, tmp_path)
 
 
 @pytest.mark.slow
-def test_lmms_eval_run_logs_the_extractor(demo_root, tmp_path):
+def test_lmms_eval_run_logs_the_extractor(lmms_eval_run, demo_root, tmp_path):
     """A model whose replies the rules cannot read: with the extractor on, the samples say "llm"."""
 
     def responder(body):
@@ -78,12 +77,11 @@ def test_lmms_eval_run_logs_the_extractor(demo_root, tmp_path):
     with OpenAIStub(responder=responder) as stub:
         env = {"CHRONOTASKS_EXTRACTOR_MODEL": "stub-extractor", "CHRONOTASKS_EXTRACTOR_BASE_URL": stub.base_url,
                "CHRONOTASKS_EXTRACTOR_CACHE": str(tmp_path / "cache")}
-        out = tmp_path / "out"
-        results = run_lmms_eval("--model", "chrono_constant", "--model_args", "answer=hmm tough one",
-                                "--tasks", "chrono_demo", "--log_samples", data_root=demo_root, output_path=out, extra_env=env)
+        results = lmms_eval_run("--model", "chrono_constant", "--model_args", "answer=hmm tough one",
+                                "--tasks", "chrono_demo", "--log_samples", extra_env=env)
     assert results["results"]["chrono_demo_period"]["parse_failure,none"] == 0.0
     assert results["results"]["chrono_demo_pair"]["parse_failure,none"] == 0.0
-    samples = [json.loads(line) for f in glob.glob(str(out / "**" / "*_samples_chrono_demo_period.jsonl"), recursive=True)
+    samples = [json.loads(line) for f in glob.glob(str(tmp_path / "**" / "*_samples_chrono_demo_period.jsonl"), recursive=True)
                for line in open(f)]
     assert samples and {s["extractor"] for s in samples} == {"llm"}
     period = [json.loads(line) for line in open(next(iter(glob.glob(str(demo_root / "chrono_demo" / "period.jsonl")))))]
