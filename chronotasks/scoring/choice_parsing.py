@@ -141,21 +141,17 @@ def parse_choice(text, choices: Iterable[str] = ("1", "2"), key: str = "answer",
         clause = first_clause(region) if how != "line" else region
         if how == "line" and len(clause) > 60:
             continue
+        if asks:
+            compared = _compared(clause, choices, asks)
+            if compared is not None:
+                return compared
         named = [c for _, _, c in _mentions(clause, choices, bare_numbers=how in ("cue", "line"))]
         distinct = set(named)
         if len(distinct) == 1:
             c = distinct.pop()
             return c if c in choices else None
         if len(distinct) > 1:
-            if asks:
-                compared = _compared(clause, choices, asks)
-                if compared is not None:
-                    return compared
             return None
-        if asks and how != "line":
-            compared = _compared(clause, choices, asks)
-            if compared is not None:
-                return compared
     return None
 
 

@@ -305,6 +305,9 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
             return frozenset(set(valid) - excluded)
     if _NONE_SET.search(body):
         return frozenset()
+    compact = _COMPACT.fullmatch(body)
+    if compact and len(set(compact.group(1))) == len(compact.group(1)):  # "AC"
+        return frozenset(compact.group(1)) if set(compact.group(1)) <= set(valid) else CONFLICT
     m = Mentions(body, n, options, allow_lower=len(body) <= 12)
     found = m.primary()
     if _ALL_SET.search(body) and (not found or set(found) == set(valid)):

@@ -30,7 +30,7 @@ _FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)\s*(?:to|→|->|-|
         r"(?:newest|latest|most\s+recent|recent|modern|new|late|youngest)|\b(?:oldest|earliest)\s+first|\bascending\b"
         r"|从?(?:最)?(?:早|古|旧|远|老)(?:的)?(?:到|至|→)(?:最)?(?:晚|今|新|近)|由远及近|由古至今|从古至今|由早到晚|由旧到新")
 _REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
-        r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breverse(?:d)?\s+(?:chronological\s+)?order|\bdescending\b"
+        r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breversed?\s+(?:chronological(?:\s+order)?|order)|\bdescending\b"
         r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早")
 DIRECTION = re.compile(rf"(?=[oemanlrydt从由最早古旧远老晚新近今])(?:(?P<fwd>{_FWD})|(?P<rev>{_REV}))")  # on lower(text)
 _EXAMPLE = re.compile(r"(?:example|e\.g\.|for\s+instance|such\s+as|例如|比如|示例)\s*[:,]?\s*[\"'(\[]*$", re.IGNORECASE)
@@ -44,8 +44,8 @@ _SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;|:)?\s*"
 # matched on lower(text)
 _OLDEST = re.compile(r"\b(?:oldest|earliest|most\s+ancient)\b|最早|最古老|最老|最旧")
 _NEWEST = re.compile(r"\b(?:newest|latest|most\s+recent|youngest|most\s+modern)\b|最晚|最新|最近|最现代")
-_OLDER = re.compile(r"\b(?:older|earlier)\s+than\b|早于|比.{0,3}早")
-_NEWER = re.compile(r"\b(?:newer|later|more\s+recent|younger)\s+than\b|晚于|比.{0,3}晚")
+_OLDER = re.compile(r"\b(?:(?:older|earlier)\s+than|(?:comes?\s+|came\s+)?before|precedes|predates)\b|早于|比.{0,3}早")
+_NEWER = re.compile(r"\b(?:(?:newer|later|more\s+recent|younger)\s+than|(?:comes?\s+|came\s+)?after|follows|postdates)\b|晚于|比.{0,3}晚")
 _NUMBERED = re.compile(
     r"^\s*(?:[-*•]\s*)?(?:(\d)\s*[.):]|(\d)(?:st|nd|rd|th)\b\s*(?:[:.\-–—]|place)?|#(\d)|第([一二三四五六1-6])\s*(?:名|位|个|件)?\s*[:.,]?|(first|second|third|fourth|fifth|sixth)\s*[:.\-–—])\s*(.*)$",
     re.IGNORECASE | re.MULTILINE,

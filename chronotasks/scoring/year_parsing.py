@@ -29,7 +29,7 @@ _WORD_YEAR = re.compile(  # on lower(text)
     r"|two\s+thousand(?:\s+and)?(?:[\s-]+(" + _TWO + r"|one|two|three|four|five|six|seven|eight|nine))?)\b",
 )
 _APOSTROPHE = re.compile(r"(?<![\w'’])['’](\d{2})(?![\d'’s])")
-_YEAR = re.compile(r"(?<![\d.,:/])(\d{4})(?!\d|\s*(?:s\b|'s\b|’s\b)|\s*年代|\s*[.,]\d)")
+_YEAR = re.compile(r"(?<![\d.])(?<!\d,)(\d{4})(?!\d|\s*(?:s\b|'s\b|’s\b)|\s*年代|\s*[.,]\d)")
 _RANGE = re.compile(
     r"(?<![\d.])(\d{4})\s*(?:年)?\s*(?:-|–|—|~|～|to|until|through|至|到|或|or|/|and)\s*(?:早期|晚期)?(\d{4}|\d{2})(?![\d])(?!\s*(?:s\b|年代))"
     r"|\bbetween\s+(\d{4})\s+and\s+(\d{4})",
