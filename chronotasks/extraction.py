@@ -44,7 +44,7 @@ class ExtractorConfig:
     backoff_base: float = 1.0
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None) -> "ExtractorConfig | None":
+    def from_env(cls, env: dict[str, str] | None = None) -> ExtractorConfig | None:
         """The configuration in the environment, or None when the extractor is off."""
         env = os.environ if env is None else env
         model = env.get("CHRONOTASKS_EXTRACTOR_MODEL", "").strip()

@@ -11,6 +11,7 @@ Run: python perf/parse_speed.py [--repeat 20]
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import statistics
 import time
@@ -94,10 +95,10 @@ def long_figures(repeat: int) -> None:
         cells = []
         for kind in kinds:
             if kind == "judge rating":
-                ms = time_call(lambda: parse_verdict(reply, "judging"), repeat) * 1e3
+                ms = time_call(functools.partial(parse_verdict, reply, "judging"), repeat) * 1e3
             else:
                 space, options = SPACES[kind]
-                ms = time_call(lambda: space.parse(reply, options), repeat) * 1e3
+                ms = time_call(functools.partial(space.parse, reply, options), repeat) * 1e3
             worst = max(worst, ms)
             cells.append(f"{ms:>13.2f}")
         print(f"{name:<38}" + "".join(cells))

@@ -82,7 +82,7 @@ def _alias_pattern() -> tuple[re.Pattern, re.Pattern, dict[str, str]]:
     owner = {alias: name for alias, name, _ in _ALIASES}
     zh = sorted((a for a in owner if _is_cjk(a)), key=len, reverse=True)
     en = sorted((a for a in owner if not _is_cjk(a)), key=len, reverse=True)
-    first = lambda names: "(?=[" + "".join(sorted({re.escape(a[0]) for a in names})) + "])"  # noqa: E731 - skips other positions fast
+    first = lambda names: "(?=[" + "".join(sorted({re.escape(a[0]) for a in names})) + "])"
     zh_pattern = re.compile(first(zh) + "(?:" + "|".join(map(re.escape, zh)) + ")")
     en_pattern = re.compile(first(en) + r"(?<![a-z])(?:" + "|".join(map(re.escape, en)) + r")(?![a-z])")
     return zh_pattern, en_pattern, owner

@@ -34,10 +34,14 @@ CONFLICT = "conflict"  # two different answers: the reply gives none
 
 _LONE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(?![A-Za-z0-9]|-[A-Za-z])")
 # After "A": words that make it the article ("A stone axe"), unless a verb or conjunction follows.
-_NOT_ARTICLE = frozenset("""is was are were and or & seems seem looks look appears appear belongs belong has had have shows show
-would could should might may must will can then to vs versus comes came dates date precedes predates differs fits fit
-matches match stands remains also only alone too first last through being be goes gets clearly likely probably definitely
-seemed seemingly represents shares share corresponds correspond""".split())
+_NOT_ARTICLE = frozenset((
+    "is", "was", "are", "were", "and", "or", "&", "seems", "seem", "looks", "look", "appears", "appear", "belongs", "belong",
+    "has", "had", "have", "shows", "show", "would", "could", "should", "might", "may", "must", "will", "can", "then", "to",
+    "vs", "versus", "comes", "came", "dates", "date", "precedes", "predates", "differs", "fits", "fit", "matches", "match",
+    "stands", "remains", "also", "only", "alone", "too", "first", "last", "through", "being", "be", "goes", "gets",
+    "clearly", "likely", "probably", "definitely", "seemed", "seemingly", "represents", "shares", "share", "corresponds",
+    "correspond",
+))
 _ARTICLE_NEXT = re.compile(r"\s+([a-z][a-z'’-]*)")
 _PRONOUN_I = re.compile(r"'|’|\s+(?:am|think|believe|would|will|can|cannot|could|guess|see|notice|say|'d|'ll|'m|feel|suspect|lean|choose|pick|select|estimate|conclude|don't|do|did|have|had|was|must|should|might|may)\b")
 _ABBREVIATIONS = re.compile(r"\b(?:A\.D\.|B\.C\.(?:E\.)?|C\.E\.|A\.M\.|P\.M\.|U\.S\.(?:A\.)?|U\.K\.|e\.g\.|i\.e\.|etc\.|vs\.)|\b[A-Z]\.[A-Z]\.", re.IGNORECASE)

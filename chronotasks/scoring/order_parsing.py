@@ -19,9 +19,9 @@ from chronotasks.scoring.letters import letters_for
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
+    ZH_DIGITS,
     blank_label_prefixes,
     lower,
-    ZH_DIGITS,
     normalize,
     regions,
 )

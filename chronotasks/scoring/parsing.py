@@ -25,8 +25,8 @@ import string
 from collections.abc import Iterable
 from typing import Any
 
-from chronotasks.scoring.choice_parsing import parse_choice, parse_json_choice
 from chronotasks.scoring.chinese_periods import parse_period
+from chronotasks.scoring.choice_parsing import parse_choice, parse_json_choice
 from chronotasks.scoring.json_answer import extract_json, extract_json_array
 from chronotasks.scoring.letters import letters_for, parse_k_of_n, parse_letter, parse_letter_set
 from chronotasks.scoring.order_parsing import parse_index_ordering, parse_ordering

@@ -292,7 +292,24 @@ def _outside(matches, n: int):
 
 
 __all__ = [
-    "ANYWHERE_LIMIT", "CORRECTION", "HEDGE", "LONG_REPLY", "NEGATION", "STRONG_CUE", "WEAK_CUE", "ZH_DIGITS",
-    "blank_label_prefixes", "drop_label_prefixes", "lower", "first_clause", "hedged_after", "inside", "negated_spans", "normalize", "plain_text",
-    "ordinal_positions", "regions", "strip_reasoning",
+    "ANYWHERE_LIMIT",
+    "CORRECTION",
+    "HEDGE",
+    "LONG_REPLY",
+    "NEGATION",
+    "STRONG_CUE",
+    "WEAK_CUE",
+    "ZH_DIGITS",
+    "blank_label_prefixes",
+    "drop_label_prefixes",
+    "first_clause",
+    "hedged_after",
+    "inside",
+    "lower",
+    "negated_spans",
+    "normalize",
+    "ordinal_positions",
+    "plain_text",
+    "regions",
+    "strip_reasoning",
 ]

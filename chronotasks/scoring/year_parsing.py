@@ -12,10 +12,9 @@ unless one final pick is stated ("1970-75, most likely 1972"); a decade ("the la
 from __future__ import annotations
 
 import re
-
-from chronotasks.scoring.json_answer import json_answer_text
 from bisect import bisect_left
 
+from chronotasks.scoring.json_answer import json_answer_text
 from chronotasks.scoring.reply_text import CORRECTION, ZH_DIGITS, lower, normalize
 
 _ZH_YEAR = re.compile(r"([一二三四五六七八九〇零○Ｏ]{4})\s*年")

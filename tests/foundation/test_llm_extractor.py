@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import glob
 import json
+from pathlib import Path
 
 import pytest
 from openai_stub import OpenAIStub, last_user_text
@@ -81,10 +82,10 @@ def test_lmms_eval_run_logs_the_extractor(lmms_eval_run, demo_root, tmp_path):
                                 "--tasks", "chrono_demo", "--log_samples", extra_env=env)
     assert results["results"]["chrono_demo_period"]["parse_failure,none"] == 0.0
     assert results["results"]["chrono_demo_pair"]["parse_failure,none"] == 0.0
-    samples = [json.loads(line) for f in glob.glob(str(tmp_path / "**" / "*_samples_chrono_demo_period.jsonl"), recursive=True)
-               for line in open(f)]
+    files = glob.glob(str(tmp_path / "**" / "*_samples_chrono_demo_period.jsonl"), recursive=True)
+    samples = [json.loads(line) for f in files for line in Path(f).read_text().splitlines()]
     assert samples and {s["extractor"] for s in samples} == {"llm"}
-    period = [json.loads(line) for line in open(next(iter(glob.glob(str(demo_root / "chrono_demo" / "period.jsonl")))))]
+    period = [json.loads(line) for line in (demo_root / "chrono_demo" / "period.jsonl").read_text().splitlines()]
     expected = sum(d["answer"] == "B" for d in period) / len(period)
     assert results["results"]["chrono_demo_period"]["accuracy,none"] == pytest.approx(expected)
     # one request per distinct prompt: the constant reply is the same for every doc of a task with the same options
