@@ -11,6 +11,7 @@
     chronotasks metaeval <benchmark> ...       judge-vs-human meta-evaluation
     chronotasks build <what> ...               build derived data (e.g. QA sets)
     chronotasks new-benchmark NAME             skeleton of a new benchmark in its four places
+    chronotasks audit RUN_DIR                  parse-failure rates and unreadable replies of a --log_samples run
 
 Benchmark-specific commands live in their own modules, each with
 ``add_arguments(parser)`` and ``run(args) -> int``; this file only routes.
@@ -38,6 +39,8 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
     "metaeval": {"tempviz": "chronotasks.benchmarks.tempviz.metaeval"},
     "build": {"musebench-qa": "chronotasks.benchmarks.musebench.build_qa"},
 }
+# command -> "module" for commands without a target; the module defines add_arguments and run.
+COMMANDS: dict[str, str] = {"audit": "chronotasks.audit"}
 
 
 def _cmd_tasks_path(args: argparse.Namespace) -> int:
@@ -107,6 +110,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if command in (None, name):
             importlib.import_module(module_name).add_arguments(p)
         p.set_defaults(func=_cmd_module(module_name))
+    for cmd, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name) if command in (None, cmd) else None
+        p = sub.add_parser(cmd, help=(module.__doc__ or "").strip().splitlines()[0] if module and module.__doc__ else cmd)
+        if module is not None:
+            module.add_arguments(p)
+            p.set_defaults(func=module.run)
 
     for cmd, targets in SUBCOMMANDS.items():
         if not targets:

@@ -2,16 +2,26 @@
 
 Each record carries ``answer_space``: a JSON string describing the form of a
 valid answer (not the answer itself). The baseline models read it to answer
-uniformly at random or with a constant; tasks may read it to parse replies.
+uniformly at random or with a constant; the tasks read replies with ``parse``.
 
 Kinds:
   letter      one of n option letters                  {"kind": "letter", "n": 4}
   letter_set  any subset of n option letters            {"kind": "letter_set", "n": 4}
   ordering    a permutation of n option letters         {"kind": "ordering", "n": 4}
+              or, with ``base``, of the numbers base..base+n-1 (image indices)
+                                                        {"kind": "ordering", "n": 4, "base": 0}
   k_of_n      exactly k of n option letters             {"kind": "k_of_n", "n": 5, "k": 3}
   year        a year in [lo, hi]                        {"kind": "year", "lo": 1900, "hi": 2020}
   choice      one of listed strings, in JSON key `key`  {"kind": "choice", "choices": ["1", "2"], "key": "answer"}
+              ``asks: "earlier"``: the choice names the earlier item, so "Image 2 is newer than
+              Image 1" answers "1"                      {..., "asks": "earlier"}
+  dynasty     one of the Table 6 Chinese periods        {"kind": "dynasty"}
   text        free text (no random answer space)        {"kind": "text"}
+
+``format(value)`` writes an answer as a well-behaved model would; ``parse(reply, options)`` is its
+inverse for any realistic reply: the answer in the space, or None when the reply gives none
+(hedges, two answers, refusals, replies cut off). ``options`` are the option texts shown to the
+model, so a reply naming an option by its text ("Song", "宋代") is read as its letter.
 """
 
 from __future__ import annotations
@@ -19,10 +29,14 @@ from __future__ import annotations
 import json
 import random
 import string
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-KINDS = ("letter", "letter_set", "ordering", "k_of_n", "year", "choice", "text")
+from chronotasks.scoring import parsing
+from chronotasks.scoring.chinese_periods import PERIODS, chinese_name
+
+KINDS = ("letter", "letter_set", "ordering", "k_of_n", "year", "choice", "dynasty", "text")
 
 
 @dataclass(frozen=True)
@@ -34,12 +48,14 @@ class AnswerSpace:
     hi: int | None = None
     choices: tuple[str, ...] = field(default_factory=tuple)
     key: str | None = None
+    base: int | None = None
+    asks: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown answer-space kind {self.kind!r}; expected one of {KINDS}")
         needs = {"letter": ("n",), "letter_set": ("n",), "ordering": ("n",), "k_of_n": ("n", "k"),
-                 "year": ("lo", "hi"), "choice": ("choices",), "text": ()}[self.kind]
+                 "year": ("lo", "hi"), "choice": ("choices",), "dynasty": (), "text": ()}[self.kind]
         missing = [name for name in needs if getattr(self, name) in (None, ())]
         if missing:
             raise ValueError(f"answer space {self.kind!r} needs {', '.join(missing)}")
@@ -47,6 +63,11 @@ class AnswerSpace:
     @property
     def letters(self) -> str:
         return string.ascii_uppercase[: self.n or 0]
+
+    @property
+    def items(self) -> list:
+        """The items of an ordering: option letters, or the numbers base..base+n-1."""
+        return list(self.letters) if self.base is None else list(range(self.base, self.base + (self.n or 0)))
 
     def to_json(self) -> str:
         data = {k: v for k, v in asdict(self).items() if v not in (None, ())}
@@ -78,12 +99,34 @@ class AnswerSpace:
             # The empty set is written "None" (parse_letter_set reads it back as the empty set).
             return ", ".join(sorted(value)) or "None"
         if self.kind == "ordering":
-            return ", ".join(value)
+            return ", ".join(str(v) for v in value)
         if self.kind == "year":
             return str(int(value))
         if self.kind == "choice":
             return json.dumps({self.key or "answer": str(value)})
+        if self.kind == "dynasty":
+            return chinese_name(value)
         return str(value)
+
+    def parse(self, reply: Any, options: Sequence[str] | None = None) -> Any:
+        """The answer a reply gives, in this space (a letter, a frozenset of letters, a tuple, a
+        year, a choice, a period name; the cleaned text for free text), or None: the inverse of
+        ``format``. ``options``: the option texts shown to the model, if any."""
+        if self.kind == "letter":
+            return parsing.parse_letter(reply, self.n, options)
+        if self.kind == "letter_set":
+            return parsing.parse_letter_set(reply, self.n, options)
+        if self.kind == "k_of_n":
+            return parsing.parse_k_of_n(reply, self.n, self.k, options)
+        if self.kind == "ordering":
+            return parsing.parse_ordering(reply, self.n, base=self.base)
+        if self.kind == "year":
+            return parsing.parse_year(reply, self.lo, self.hi)
+        if self.kind == "choice":
+            return parsing.parse_choice(reply, self.choices, self.key or "answer", self.asks)
+        if self.kind == "dynasty":
+            return parsing.parse_period(reply)
+        return parsing.clean(reply) or None
 
     def random_value(self, rng: random.Random) -> Any:
         """A uniformly random valid answer: each element of the space equally likely."""
@@ -94,13 +137,15 @@ class AnswerSpace:
             # 1/16 chance baseline for four options assumes.
             return frozenset(ch for ch in self.letters if rng.random() < 0.5)
         if self.kind == "ordering":
-            return tuple(rng.sample(self.letters, len(self.letters)))
+            return tuple(rng.sample(self.items, len(self.items)))
         if self.kind == "k_of_n":
             return frozenset(rng.sample(self.letters, self.k))
         if self.kind == "year":
             return rng.randint(self.lo, self.hi)
         if self.kind == "choice":
             return rng.choice(self.choices)
+        if self.kind == "dynasty":
+            return rng.choice(PERIODS)
         raise ValueError("a free-text answer space has no random answer")
 
     def random_reply(self, rng: random.Random) -> str:

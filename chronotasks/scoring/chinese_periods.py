@@ -76,30 +76,54 @@ _ALIASES = _aliases()
 _SINGLE_LABELS = {char: re.compile(rf"(?:^|{_LABEL_SEP}){char}(?:$|{_LABEL_SEP}|[代朝])") for char in _SINGLE}
 
 
+def _alias_pattern() -> tuple[re.Pattern, re.Pattern, dict[str, str]]:
+    """One pattern for the Chinese names (plain substrings), one for the English ones (whole words),
+    each trying the longest name first at every position; and the period of each name."""
+    owner = {alias: name for alias, name, _ in _ALIASES}
+    zh = sorted((a for a in owner if _is_cjk(a)), key=len, reverse=True)
+    en = sorted((a for a in owner if not _is_cjk(a)), key=len, reverse=True)
+    first = lambda names: "(?=[" + "".join(sorted({re.escape(a[0]) for a in names})) + "])"
+    zh_pattern = re.compile(first(zh) + "(?:" + "|".join(map(re.escape, zh)) + ")")
+    en_pattern = re.compile(first(en) + r"(?<![a-z])(?:" + "|".join(map(re.escape, en)) + r")(?![a-z])")
+    return zh_pattern, en_pattern, owner
+
+
+_ZH_NAMES, _EN_NAMES, _OWNER = _alias_pattern()
+_SINGLE_LABEL = re.compile(rf"(?:^|(?<={_LABEL_SEP}))([{''.join(_SINGLE)}])(?=$|{_LABEL_SEP}|[代朝])")
+
+
+def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:
+    """(start, end, period) of every Table 6 period a text names (Chinese or English), reigns mapped
+    to their dynasty, in text order; overlapping names count once (the longest)."""
+    if not text:
+        return []
+    low = str(text).lower()
+    found: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int]] = []
+    for m in _PRC_EN.finditer(low):
+        found.append((m.start(), m.end(), "People's Republic of China"))
+        taken.append((m.start(), m.end()))
+    for pattern in (_ZH_NAMES, _EN_NAMES):
+        if pattern is _ZH_NAMES and low.isascii():
+            continue
+        for m in pattern.finditer(low):
+            if not any(a < m.end() and m.start() < b for a, b in taken):
+                found.append((m.start(), m.end(), _OWNER[m.group(0)]))
+                taken.append((m.start(), m.end()))
+    if not low.isascii():
+        masked = list(low)
+        for a, b in taken:
+            masked[a:b] = " " * (b - a)
+        masked_text = "".join(masked)
+        # lone single-character labels: the whole text, or a character delimited by separators / 代朝
+        for m in _SINGLE_LABEL.finditer(masked_text):
+            found.append((m.start(1), m.end(1), _SINGLE[m.group(1)]))
+    return sorted(found)
+
+
 def dynasties_in(text: str | None) -> set[str]:
     """Every Table 6 period a text names (Chinese or English), reigns mapped to their dynasty."""
-    if not text:
-        return set()
-    s = str(text).strip()
-    low = s.lower()
-    found: set[str] = set()
-    masked = low
-    if _PRC_EN.search(masked):
-        found.add("People's Republic of China")
-        masked = _PRC_EN.sub(" ", masked)
-    for alias, name, pattern in _ALIASES:
-        if pattern is None:
-            if alias in masked:
-                found.add(name)
-                masked = masked.replace(alias, " " * len(alias))
-        elif pattern.search(masked):
-            found.add(name)
-            masked = pattern.sub(" ", masked)
-    # lone single-character labels: the whole text, or a character delimited by separators / 代朝
-    for char, name in _SINGLE.items():
-        if _SINGLE_LABELS[char].search(masked):
-            found.add(name)
-    return found
+    return {name for _, _, name in dynasty_mentions(text)}
 
 
 def dynasty_of(label: str | None) -> str | None:
@@ -121,4 +145,35 @@ def same_dynasty(pred: str | None, gold: str | None) -> float:
     return float(found == {gold_dynasty})
 
 
-__all__ = ["DYNASTIES", "PERIODS", "dynasties_in", "dynasty_of", "same_dynasty"]
+
+
+def parse_period(text) -> str | None:
+    """The one Table 6 period a free-text reply gives ("清代", "清乾隆年间", "Qing dynasty"), read as a
+    grader reads it: after an answer cue when there is one, a period named only to reject it
+    ("应为唐代，而非宋代") not counted; two periods ("明末清初", "明代或清代") or none give None."""
+    from chronotasks.scoring.reply_text import first_clause, inside, negated_spans, normalize, regions
+
+    s = normalize(text)
+    if not s:
+        return None
+    for how, lo, hi in regions(s):
+        part = s[lo:hi] if how in ("all", "line") else first_clause(s[lo:hi])
+        neg = negated_spans(part)
+        found = {name for start, _, name in dynasty_mentions(part) if not inside(start, neg)}
+        if len(found) == 1:
+            return found.pop()
+        if found or how == "all":
+            return None
+    return None
+
+
+def chinese_name(period: str) -> str:
+    """The Chinese name of a Table 6 period ("Qing" -> "清代")."""
+    for name, _, aliases in DYNASTIES:
+        if name == period:
+            return next(a for a in aliases if _is_cjk(a))
+    raise ValueError(f"unknown period {period!r}; expected one of {PERIODS}")
+
+
+__all__ = ["DYNASTIES", "PERIODS", "chinese_name", "dynasties_in", "dynasty_mentions", "dynasty_of", "parse_period",
+           "same_dynasty"]

@@ -9,7 +9,7 @@
 - ``threshold_pass``: share of right answers and the pass verdict at a threshold.
 - ``cosine``: cosine similarity of two vectors.
 
-Imports nothing of chronotasks but scoring.parsing.
+Imports nothing of chronotasks outside chronotasks.scoring.
 """
 
 from __future__ import annotations
@@ -22,7 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from chronotasks.scoring.parsing import UNPARSED, clean, extract_json, parse_accept, parse_letter, parse_yes_no
+from chronotasks.scoring.json_answer import extract_json
+from chronotasks.scoring.letters import parse_letter
+from chronotasks.scoring.reply_text import normalize
+from chronotasks.scoring.verdict_parsing import parse_accept, parse_yes_no
+
+UNPARSED = None
 
 IMPERATIVES = ("Give me", "Produce", "Generate", "Create")
 _IMPERATIVE = re.compile(r"^\s*(?:" + "|".join(re.escape(i) for i in IMPERATIVES) + r")\b[\s:,]*", re.IGNORECASE)
@@ -50,46 +55,82 @@ _LEVEL_RANK = {
     "bad": 4,
     "very poor": 5,
     "very bad": 5,
+    "extremely poor": 5,
+    "extremely bad": 5,
 }
 DEFAULT_ACCEPT_FROM = "good"
+# Chinese levels and the Accept / Not accept scale of the paper's prompt
+_ZH_LEVELS = {"优秀": "outstanding", "出色": "outstanding", "非常好": "very good", "很好": "very good", "良好": "good",
+              "一般": "fair", "中等": "fair", "尚可": "fair", "较差": "poor", "很差": "very poor", "非常差": "very poor",
+              "极差": "extremely poor", "差": "poor"}
+_ACCEPT = {"not accept": False, "not accepted": False, "not acceptable": False, "unacceptable": False, "reject": False,
+           "rejected": False, "do not accept": False, "accept": True, "accepted": True, "acceptable": True,
+           "不接受": False, "不通过": False, "拒绝": False, "接受": True, "通过": True}
+_LEVEL = re.compile(
+    r"(?<![\w-])(?:" + "|".join(re.escape(k) for k in sorted([*_LEVEL_RANK, *_ACCEPT], key=len, reverse=True)) + r")(?![\w-])"
+    + "|" + "|".join(re.escape(k) for k in sorted([*_ZH_LEVELS, *[k for k in _ACCEPT if not k.isascii()]], key=len, reverse=True)),
+    re.IGNORECASE,
+)
+_RATING_CUE = re.compile(r"(?:rating|评分|评级|评价|等级|结论|verdict|decision)\s*[:=]\s*", re.IGNORECASE)
+_CLAUSE = re.compile(r"(?<=\w)\.(?=\s|$)|[\n;!?]|\bbut\b|\bbecause\b|，|。")
+
+
+def _levels(segment: str) -> list[str]:
+    """The levels named in a segment, in order ("not good" is no level)."""
+    found = []
+    for m in _LEVEL.finditer(segment):
+        word = m.group(0).lower()
+        if word in _LEVEL_RANK and re.search(r"\bnot\s+$", segment[: m.start()].lower()):
+            continue
+        found.append(_ZH_LEVELS.get(word, word))
+    return found
 
 
 def graded_level(text: Any) -> str | None:
-    """The graded level named in a RATING ("RATING: Very good" -> "very good"), or None."""
-    s = clean(text).lower()
+    """The rating a judging reply gives: the first level after the last RATING cue
+    ("RATING: Poor. The lighting is very good" -> "poor"), or a reply that starts with a level;
+    a segment naming two levels only repeats the scale (None)."""
+    s = normalize(text)
     if not s:
         return None
-    rating = list(re.finditer(r"rating\s*[:=]\s*", s))
-    segment = s[rating[-1].end() :] if rating else s
-    segment = segment.strip().strip("\"'[]()").strip()
-    # longest level names first so "very good" is not read as "good"; "not good" is not a level
-    for level in sorted(_LEVEL_RANK, key=len, reverse=True):
-        match = re.search(r"(?<![\w-])" + re.escape(level) + r"(?![\w-])", segment)
-        if match and not re.search(r"\bnot\s+$", segment[: match.start()]):
-            if rating or len(segment) <= 40:  # without a RATING cue, only a short reply is a rating
-                return level
+    cues = list(_RATING_CUE.finditer(s))
+    if cues:
+        segment = s[cues[-1].end():].lstrip(" \t\n\r\"'[(")
+        clause = segment[: m.start()] if (m := _CLAUSE.search(segment)) else segment
+        levels = _levels(clause)
+        if len(set(levels)) > 1:
+            return None
+        return levels[0] if levels else None
+    head = s.lstrip(" \"'[(")
+    levels = _levels(head[:40])
+    if levels and _LEVEL.match(head) and len(set(_levels(head[: m.start()] if (m := _CLAUSE.search(head)) else head))) == 1:
+        return levels[0]
     return None
 
 
 def parse_graded_rating(text: Any, accept_from: str = DEFAULT_ACCEPT_FROM) -> bool | None:
     """A judging-prompt verdict as accept (True) / reject (False) / unparsed (None).
 
-    "RATING: Accept" / "Not accept" (the paper's scale) are read with
-    ``parse_accept``. A graded RATING is an accept when its level is at least
-    ``accept_from`` (default "good": outstanding, excellent, very good and good
-    accept; fair, average, mediocre, poor, bad, very poor, very bad reject).
+    The rating is the first level after the last RATING cue (Chinese cues 评分/评级 too): Accept /
+    Not accept (the paper's scale), or a graded level, an accept when at least ``accept_from``
+    (default "good": outstanding, excellent, very good and good accept; fair, average, mediocre,
+    poor, bad, very poor and worse reject). A reply that only repeats the scale, or a cue with no
+    rating after it, has none. Without a cue, a reply that starts with a level is that rating, and
+    Accept / Not accept stated in prose ("I do not accept this image") counts.
     """
     if accept_from not in _LEVEL_RANK:
         raise ValueError(f"accept_from must be one of {sorted(_LEVEL_RANK)}, got {accept_from!r}")
-    s = clean(text)
+    s = normalize(text)
     if not s:
         return UNPARSED
-    rating = list(re.finditer(r"rating\s*[:=]\s*", s, re.IGNORECASE))
-    tail = s[rating[-1].start() :] if rating else s
-    level = graded_level(tail)
+    level = graded_level(s)
     if level is not None:
+        if level in _ACCEPT:
+            return _ACCEPT[level]
         return _LEVEL_RANK[level] <= _LEVEL_RANK[accept_from]
-    return parse_accept(tail)
+    if _RATING_CUE.search(s):
+        return UNPARSED
+    return parse_accept(s)
 
 
 def parse_verdict(text: Any, prompt: str, accept_from: str = DEFAULT_ACCEPT_FROM) -> bool | None:
@@ -117,7 +158,7 @@ def parse_decomposition(text: Any) -> list[dict[str, str]]:
     parsed = _json_pairs(s)
     if parsed:
         return parsed
-    body = clean(s)
+    body = normalize(s)
     pairs = []
     starts = [m.start() for m in _ITEM.finditer(body)] + [len(body)]
     for begin, end in zip(starts, starts[1:]):
@@ -181,7 +222,7 @@ def answer_matches(predicted: Any, gold: str, question: str = "") -> bool:
     is contained in the reply, or the reply is a part of the gold text holding
     at least half of its words ("month old" for "one month old", not "old").
     Case, articles and punctuation are ignored."""
-    pred_text = clean(predicted)
+    pred_text = normalize(predicted)
     if not pred_text:
         return False
     options = options_of(question)

@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from chronotasks.benchmarks.chronovision.grayscale import gray_image
+from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, benchmark_dir, open_doc_image
+from chronotasks.extraction import read_answer
 from chronotasks.scoring.circular import choice_rates, circular_accuracy, position_bias
 
 GRAY_CACHE_ENV = "CHRONOVISION_GRAY_CACHE"
@@ -47,6 +49,12 @@ def make_circular_process_results(base_process_results: Callable, parse_choice: 
                 **{f"choice_rate_{letter}": item for letter in string.ascii_uppercase[:n]}}
 
     return process_results
+
+
+def choice_from_options(doc: dict[str, Any], reply: str) -> str | None:
+    """The letter a reply chooses, read as the base tasks read it: the record's answer space, with
+    its option texts (a reply may name an option instead of its letter)."""
+    return read_answer(AnswerSpace.of_doc(doc), reply, doc["options"])[0]
 
 
 def _choice_rate(letter: str) -> Callable:
@@ -97,6 +105,6 @@ def make_gray_doc_to_messages(benchmark: str, base_doc_to_messages: Callable) ->
     return doc_to_messages
 
 
-__all__ = ["choice_rate_A", "choice_rate_B", "choice_rate_C", "choice_rate_D", "choice_rate_E", "circular_accuracy_agg",
+__all__ = ["choice_from_options", "choice_rate_A", "choice_rate_B", "choice_rate_C", "choice_rate_D", "choice_rate_E", "circular_accuracy_agg",
            "gray_cache_dir", "gray_doc_images", "make_circular_process_results", "make_gray_doc_to_messages",
            "make_gray_doc_to_visual", "position_bias_agg"]

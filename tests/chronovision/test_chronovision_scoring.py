@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from chronotasks.benchmarks.chronovision.grayscale import gray_image, to_gray_bgr, trial_images
+from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.scoring.composite import chronovision_composite, tau_from_table
 from chronotasks.scoring.index_parsing import parse_index_ordering, parse_named_option
 from chronotasks.scoring.shortcut import confidence_bin, shortcut_metrics
@@ -106,6 +107,8 @@ def test_parsers():
 
 
 # ---- hooks of utils.py on hand-worked outputs ---------------------------------------------------
+PAIR = AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier").to_json()
+
 @pytest.fixture(scope="module")
 def utils():
     from chronotasks.tasks.chronovision import utils as module
@@ -113,7 +116,8 @@ def utils():
 
 
 def test_localization_hooks(utils):
-    doc = {"options": ["Ming", "Tang", "Qing", "Yuan", "Song"], "answer": "C", "dynasty": "Qing", "category": "jade"}
+    doc = {"options": ["Ming", "Tang", "Qing", "Yuan", "Song"], "answer": "C", "dynasty": "Qing", "category": "jade",
+           "answer_space": AnswerSpace("letter", n=5).to_json()}
     replies = ["C", "Qing", "A", "no idea"]  # right, right (constant baseline style), wrong, unparsed
     results = [utils.loc_process_results(doc, [r]) for r in replies]
     assert [r["ACC_A"] for r in results] == [1.0, 1.0, 0.0, 0.0]
@@ -126,7 +130,7 @@ def test_localization_hooks(utils):
 
 
 def test_sort_hooks(utils):
-    doc = {"gold_order": [0, 2, 1, 3], "n": 4}
+    doc = {"gold_order": [0, 2, 1, 3], "n": 4, "answer_space": AnswerSpace("ordering", n=4, base=0).to_json()}
     exact = utils.sort_process_results(doc, ["0,2,1,3"])
     swapped = utils.sort_process_results(doc, ["2,0,1,3"])  # one discordant pair of 6: tau = (5-1)/6
     failed = utils.sort_process_results(doc, ["I cannot tell"])
@@ -140,7 +144,7 @@ def test_sort_hooks(utils):
 
 def test_shortcut_hooks(utils):
     def run(condition, category, answer, reply):
-        return utils.shortcut_process_results({"condition": condition, "category": category, "answer": answer}, [reply])
+        return utils.shortcut_process_results({"condition": condition, "category": category, "answer": answer, "answer_space": PAIR}, [reply])
     out = [
         run("color", "sports", "1", '```json\n{"thinking": "...", "answer": "1"}\n```'),
         run("gray_earlier", "sports", "2", '{"answer": 2}'),
@@ -152,7 +156,7 @@ def test_shortcut_hooks(utils):
     assert utils.shortcut_delta_ACC_sports(items) == 1.0
     assert [o["parse_failure"] for o in out] == [0.0, 0.0, 0.0, 1.0]
     assert utils.shortcut_share(items) == 0.0  # ACC_B * (1 - |1|)
-    cot = utils.shortcut_cot_process_results({"condition": "color", "category": "sports", "answer": "2"},
+    cot = utils.shortcut_cot_process_results({"condition": "color", "category": "sports", "answer": "2", "answer_space": PAIR},
                                              ['{"time_anchors": {"1": "a"}, "historical_context": "x", "reasoning_path": "y", "bias_mitigation": "unchanged", "answer": "2"}'])
     assert cot["ACC_B"]["correct"] == 1.0 and "composite_S" not in cot
 
@@ -166,10 +170,12 @@ def test_news_hooks(utils):
     assert utils.mae([o["MAE"] for o in out]) == pytest.approx((0 + 2 + 20) / 3)  # MAE over parsed replies
     # ACC_Y .25 * (1 - (22/3)/80) / 6
     assert utils.news_year_share([o["composite_S"] for o in out]) == pytest.approx(0.25 * (1 - 22 / 3 / 80) / 6)
-    mm = {"answer": "3"}
-    strict = [utils.news_multimodal_process_results(mm, [r])["ACC_M"] for r in
-              ('{"answer": "3"}', "3", "Image 3 was taken in 2019, so the answer is 3 rather than 1.", '{"answer": "2"}')]
-    assert strict == [1.0, 1.0, 0.0, 0.0]  # prose with a digit somewhere is not an answer (paper, not release script)
+    mm = {"answer": "3", "answer_space": AnswerSpace("choice", choices=("1", "2", "3", "4"), key="answer").to_json()}
+    read = [utils.news_multimodal_process_results(mm, [r])["ACC_M"] for r in
+            ('{"answer": "3"}', "3", "Image 3 was taken in 2019, so the answer is 3 rather than 1.", '{"answer": "2"}',
+             "Image 3 shows 2019 and Image 1 shows 2001.")]
+    # the answer a grader reads ("3 rather than 1" is 3); a digit merely mentioned is no answer (unlike the release script)
+    assert read == [1.0, 1.0, 1.0, 0.0, 0.0]
     conf = [utils.news_year_confidence_process_results(doc, [r]) for r in
             ('{"year": 2010, "confidence": 96}', '{"year": 2011, "confidence": 97}', '{"year": 2000, "confidence": 75}')]
     items = [c["acc_conf_95_100"] for c in conf]

@@ -33,8 +33,8 @@ CASES = [
     ("I think the order is D, B, C, A since D looks prehistoric.", T("DBCA")),
     ("The chronological order would be B → C → A → D.", T("BCAD")),
     ("B; A; C; D", T("BACD")),
-    ("b, a, c, d", UNPARSED),
-    ("1. B\n2. A\n3. D\n4. C", UNPARSED),
+    ("b, a, c, d", T("BACD")),  # a clean list in lowercase
+    ("1. B\n2. A\n3. D\n4. C", T("BADC")),  # numbered lines are ranks (issue 11)
     # not a permutation
     ("A, B, B, D", UNPARSED),
     ("A, C, B", UNPARSED),

@@ -47,7 +47,7 @@ def write_demo(out_dir: Path, seed: int = 0, n: int = 40) -> dict[str, int]:
             "images": paths,
             "answer": "1" if earlier_first else "2",
             "earlier_is_gray": earlier_gray,
-            "answer_space": AnswerSpace("choice", choices=("1", "2"), key="answer").to_json(),
+            "answer_space": AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier").to_json(),
         })
     write_jsonl(out_dir / "period.jsonl", period_records)
     write_jsonl(out_dir / "pair.jsonl", pair_records)

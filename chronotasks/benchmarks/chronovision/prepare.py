@@ -292,7 +292,7 @@ def build_sort(source: Path, store: ImageStore, missing: list[str]) -> tuple[lis
                 "id": rid, "images": [store.place(f) for f in found], "gold_order": list(rec["ground_truth"]),
                 "dynasties": rec.get("dynasty_sequence") or [release_path_parts(p)[-3] for p in rec["images"]],
                 "category": rec["category"], "n": n, "level": level,
-                "answer_space": AnswerSpace("ordering", n=n).to_json(),
+                "answer_space": AnswerSpace("ordering", n=n, base=0).to_json(),  # 0-based image indices, as the prompt asks
             })
     return intra, cross
 
@@ -352,7 +352,7 @@ def shortcut_trials(pair_id: str, category: str, earlier: str, later: str, earli
             "id": f"shortcut-{pair_id}-{condition}", "pair_id": pair_id, "condition": condition, "category": category,
             "images": images, "gray": gray, "answer": "1" if earlier_first else "2",
             "years": [earlier_year, later_year] if earlier_first else [later_year, earlier_year],
-            "answer_space": AnswerSpace("choice", choices=("1", "2"), key="answer").to_json(),
+            "answer_space": AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier").to_json(),
         })
     return trials
 

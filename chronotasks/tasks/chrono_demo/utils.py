@@ -1,7 +1,9 @@
 """Hooks of the chrono_demo tasks: each a few lines over chronotasks.scoring."""
 
+from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import doc_images, make_process_docs, scores_image_failures
-from chronotasks.scoring import exact_match, parse_json_choice, parse_letter
+from chronotasks.extraction import read_answer
+from chronotasks.scoring import exact_match
 from prompts import render
 
 period_docs = make_process_docs("chrono_demo", "period.jsonl", required=("id", "images", "options", "answer"))
@@ -19,11 +21,11 @@ def pair_doc_to_text(doc, lmms_eval_specific_kwargs=None):
 
 @scores_image_failures
 def period_process_results(doc, results):
-    pred = parse_letter(results[0], n_options=len(doc["options"]))
-    return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None)}
+    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0], doc["options"])
+    return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None), **logged}
 
 
 @scores_image_failures
 def pair_process_results(doc, results):
-    pred = parse_json_choice(results[0], choices=("1", "2"))
-    return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None)}
+    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0])
+    return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None), **logged}

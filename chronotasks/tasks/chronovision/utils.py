@@ -7,14 +7,16 @@ group ``chronovision`` sums the shares (``sum_of_shares``), so its row is S.
 """
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from chronotasks.benchmarks.chronovision import ARTIFACT_CATEGORIES, BENCHMARK, DYNASTIES, SPEED_CATEGORIES
 from chronotasks.benchmarks.chronovision.grayscale import trial_image
+from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, benchmark_dir, doc_images, make_process_docs, open_doc_image, scores_image_failures
-from chronotasks.scoring import extract_json, kendall_tau, mean, parse_json_choice, parse_year, within_k
+from chronotasks.extraction import read_answer
+from chronotasks.scoring import extract_json, kendall_tau, mean, within_k
 from chronotasks.scoring.composite import news_score, shortcut_score
-from chronotasks.scoring.index_parsing import parse_index_ordering, parse_named_option
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
 from prompts import render
 
@@ -26,6 +28,9 @@ shortcut_docs = make_process_docs(B, "shortcut.jsonl", ("id", "images", "gray", 
 news_year_docs = make_process_docs(B, "news_year.jsonl", ("id", "images", "year"))
 news_multimodal_docs = make_process_docs(B, "news_multimodal.jsonl", ("id", "images", "event", "answer"))
 doc_to_visual = doc_images
+# A year is read in 1000-2100, not only in the 1946-2025 span the records' answer space gives for the
+# random baseline: a model's estimate outside the span is a (wrong) answer, not an unreadable one.
+YEAR_SPACE = AnswerSpace("year", lo=1000, hi=2100)
 
 
 # ---- prompts -------------------------------------------------------------------------------
@@ -93,28 +98,29 @@ def shortcut_cot_doc_to_messages(doc, lmms_eval_specific_kwargs=None):
 # ---- per-sample results --------------------------------------------------------------------
 @scores_image_failures
 def loc_process_results(doc, results):
-    pred = parse_named_option(results[0], doc["options"])
+    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0], doc["options"])
     item = {"dynasty": doc["dynasty"], "category": doc["category"], "correct": float(pred == doc["answer"])}
-    return {"ACC_A": item["correct"], "composite_S": item["correct"], "parse_failure": float(pred is None),
+    return {"ACC_A": item["correct"], "composite_S": item["correct"], "parse_failure": float(pred is None), **logged,
             **{f"acc_{d.lower()}": item for d in DYNASTIES}, **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES}}
 
 
 @scores_image_failures
 def sort_process_results(doc, results):
     gold = list(doc["gold_order"])
-    pred = parse_index_ordering(results[0], int(doc["n"]))
+    space = AnswerSpace.of_doc(doc)
+    pred, logged = read_answer(space if space.base is not None else replace(space, base=0), results[0])  # 0-based image indices
     tau = kendall_tau(pred, gold)
     exact = float(pred is not None and list(pred) == gold)
-    return {"tau": tau, "tau_50": tau, "exact_order": exact, "composite_S": tau, "parse_failure": float(pred is None)}
+    return {"tau": tau, "tau_50": tau, "exact_order": exact, "composite_S": tau, "parse_failure": float(pred is None), **logged}
 
 
 @scores_image_failures
 def shortcut_process_results(doc, results):
-    pred = parse_json_choice(results[0], choices=("1", "2"))
+    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0])
     item = {"condition": doc["condition"], "category": doc["category"], "correct": float(pred == doc["answer"]),
             "pair": doc.get("pair_id")}   # the pair's three trials are one unit when `chronotasks report` resamples
     keys = ["ACC_B", "ACC_1", "ACC_2", "delta_ACC", "composite_S"] + [f"{m}_{c}" for c in SPEED_CATEGORIES for m in ("ACC_B", "ACC_1", "ACC_2", "delta_ACC")]
-    return {**{k: item for k in keys}, "parse_failure": float(pred is None)}
+    return {**{k: item for k in keys}, "parse_failure": float(pred is None), **logged}
 
 
 def shortcut_cot_process_results(doc, results):
@@ -125,17 +131,17 @@ def shortcut_cot_process_results(doc, results):
 
 @scores_image_failures
 def news_year_process_results(doc, results):
-    pred = parse_year(results[0], lo=1000, hi=2100)
+    pred, logged = read_answer(YEAR_SPACE, results[0])
     gold = int(doc["year"])
     item = {"correct": within_k(pred, gold, 0), "error": None if pred is None else abs(pred - gold)}
     return {"ACC_Y": item["correct"], "MAE": item["error"], "within_1": within_k(pred, gold, 1), "within_3": within_k(pred, gold, 3),
-            "composite_S": item, "parse_failure": float(pred is None)}
+            "composite_S": item, "parse_failure": float(pred is None), **logged}
 
 
 @scores_image_failures
 def news_year_confidence_process_results(doc, results):
     obj = extract_json(results[0])
-    pred = parse_year(results[0], lo=1000, hi=2100)
+    pred, logged = read_answer(YEAR_SPACE, results[0])
     try:
         confidence = float(obj.get("confidence")) if isinstance(obj, dict) else None
     except (TypeError, ValueError):
@@ -144,15 +150,14 @@ def news_year_confidence_process_results(doc, results):
     item = {"bin": confidence_bin(confidence), "exact": within_k(pred, gold, 0), "w1": within_k(pred, gold, 1), "w3": within_k(pred, gold, 3)}
     bins = {f"{kind}_conf_{lo}_{hi}": item for lo, hi in CONFIDENCE_BINS for kind in ("n", "acc", "within1", "within3")}
     return {"ACC_Y": item["exact"], "MAE": None if pred is None else abs(pred - gold), **bins,
-            "parse_failure": float(pred is None or item["bin"] is None)}
+            "parse_failure": float(pred is None or item["bin"] is None), **logged}
 
 
 @scores_image_failures
 def news_multimodal_process_results(doc, results):
-    # Strict (paper): the JSON "answer" (or a bare reply) must be exactly one of 1-4; a digit elsewhere in prose is not an answer.
-    pred = parse_json_choice(results[0], choices=("1", "2", "3", "4"))
+    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0])
     correct = float(pred == doc["answer"])
-    return {"ACC_M": correct, "composite_S": correct, "parse_failure": float(pred is None)}
+    return {"ACC_M": correct, "composite_S": correct, "parse_failure": float(pred is None), **logged}
 
 
 # ---- aggregations --------------------------------------------------------------------------

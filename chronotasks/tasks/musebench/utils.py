@@ -9,9 +9,11 @@ the sample's artifact; the aggregations give Recall@K overall and per museum.
 
 from __future__ import annotations
 
+from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs, make_process_docs, scores_image_failures
-from chronotasks.scoring import anls, clean, mean
-from chronotasks.scoring.chinese_periods import same_dynasty
+from chronotasks.extraction import read_answer
+from chronotasks.scoring import anls, mean
+from chronotasks.scoring.chinese_periods import dynasty_of
 from chronotasks.scoring.retrieval import hit_rank, parse_ranking, recall_at
 from chronotasks.scoring.text_similarity import bertscore_f1, contains_answer
 from prompts import render
@@ -47,10 +49,14 @@ def vqa_doc_to_text(doc, lmms_eval_specific_kwargs=None):
     return render("musebench/vqa_question.j2", question=doc["question"], n_views=len(doc["images"]))
 
 
-def vqa_accuracy(qtype, pred, gold):
-    """Single-answer structured questions: period at dynasty level, author by containment."""
+PERIOD_SPACE = AnswerSpace("dynasty")
+
+
+def vqa_accuracy(qtype, pred, gold, period=None):
+    """Single-answer structured questions: the period read from the reply (``period``) at dynasty
+    level, the author by containment in the answer text ``pred``."""
     if qtype == "period":
-        return same_dynasty(pred, gold)
+        return float(period is not None and period == dynasty_of(gold))
     if qtype == "author":
         return contains_answer(pred, gold)
     return None
@@ -58,12 +64,13 @@ def vqa_accuracy(qtype, pred, gold):
 
 @scores_image_failures
 def vqa_process_results(doc, results):
-    pred = clean(results[0])
+    pred = AnswerSpace.of_doc(doc).parse(results[0]) or ""  # the answer text: reasoning blocks and markdown removed
+    period, logged = read_answer(PERIOD_SPACE, results[0]) if doc["qtype"] == "period" else (None, {})
     item = {"pred": pred, "ref": doc["answer"], "museum": doc["museum_key"], "qtype": doc["qtype"],
-            "anls": anls(pred, doc["answer"]), "acc": vqa_accuracy(doc["qtype"], pred, doc["answer"])}
+            "anls": anls(pred, doc["answer"]), "acc": vqa_accuracy(doc["qtype"], pred, doc["answer"], period)}
     metrics = ("bertscore", "anls", "score", "accuracy", "period_accuracy", "author_accuracy",
                *(f"{m}_{k}" for k in ("zhejiang", "palace", "npm") for m in ("bertscore", "anls", "score")))
-    return {**{name: item for name in metrics}, "empty_answer": float(not pred)}
+    return {**{name: item for name in metrics}, "empty_answer": float(not pred), **logged}
 
 
 def vqa_descriptive_process_results(doc, results):

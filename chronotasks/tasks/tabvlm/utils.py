@@ -3,20 +3,11 @@ chronotasks.scoring. The question type of a record picks its prompt, parser
 and metrics; ``lmms_eval_specific_kwargs`` ``metadata: true`` selects the
 visual+metadata variant (Appendix C.5)."""
 
-from chronotasks.data.loading import doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERIOD_KEYS, PERIODS
-from chronotasks.scoring import (
-    exact_match,
-    exact_set_match,
-    jaccard,
-    kendall_tau,
-    multilabel_f1,
-    parse_k_of_n,
-    parse_letter,
-    parse_letter_set,
-    parse_ordering,
-)
-from chronotasks.scoring.json_answer import unwrap_json_answer
+from chronotasks.data.answer_space import AnswerSpace
+from chronotasks.data.loading import doc_images, make_process_docs, open_doc_image, scores_image_failures
+from chronotasks.extraction import read_answer
+from chronotasks.scoring import exact_match, exact_set_match, jaccard, kendall_tau, multilabel_f1
 from chronotasks.scoring.ordering import has_ties, rank_consistent_match
 from prompts import render
 
@@ -60,22 +51,16 @@ def doc_to_target(doc):
 
 
 def parse_reply(doc, reply):
-    """The parsed answer: a letter, a frozenset of letters, a tuple ordering, or None."""
-    text, n = unwrap_json_answer(reply), len(doc["options"])
-    kind = BY_QUESTION_TYPE[doc["question_type"]].answer_space.kind
-    if kind == "letter":
-        return parse_letter(text, n)
-    if kind == "ordering":
-        return parse_ordering(text, n)
-    if kind == "k_of_n":
-        return parse_k_of_n(text, n, BY_QUESTION_TYPE[doc["question_type"]].answer_space.k)
-    return parse_letter_set(text, n)
+    """(the parsed answer: a letter, a frozenset of letters, a tuple ordering, or None; fields to log).
+    The option texts are passed where the prompt shows them (the single-image tasks)."""
+    options = doc["options"] if BY_QUESTION_TYPE[doc["question_type"]].n_images == 1 else None
+    return read_answer(AnswerSpace.of_doc(doc), reply, options)
 
 
 @scores_image_failures
 def process_results(doc, results):
-    pred, gold, qtype = parse_reply(doc, results[0]), doc["answer"], doc["question_type"]
-    out = {"parse_failure": float(pred is None)}
+    (pred, logged), gold, qtype = parse_reply(doc, results[0]), doc["answer"], doc["question_type"]
+    out = {"parse_failure": float(pred is None), **logged}
     if qtype == "chronological_sequence":
         ranks = dict(zip("ABCDE", doc["period_ranks"]))
         out.update(accuracy=exact_match(pred, gold), kendall_tau=kendall_tau(pred, gold),

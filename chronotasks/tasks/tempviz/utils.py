@@ -2,9 +2,9 @@
 generated image (lmms-eval's {"text", "images"} JSON); process_results hands it
 to the configured judge (chronotasks/benchmarks/tempviz/judges.py) and scores it."""
 
-from chronotasks.data.loading import make_process_docs
 from chronotasks.benchmarks.tempviz import task_file
 from chronotasks.benchmarks.tempviz.judging import judge_reply, remember_task_kwargs
+from chronotasks.data.loading import make_process_docs
 from chronotasks.scoring import mean
 
 _REQUIRED = ("id", "category", "prompt", "temporal_cue")

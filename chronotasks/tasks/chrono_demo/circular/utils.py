@@ -2,13 +2,18 @@
 of each question's options (chronotasks/tasks/variants.py)."""
 
 from chronotasks.data.circular import make_circular_process_docs
-from chronotasks.scoring import parse_letter
 from chronotasks.tasks.chrono_demo import utils as base
 from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAML names)
-    choice_rate_A, choice_rate_B, choice_rate_C, choice_rate_D, circular_accuracy_agg, make_circular_process_results,
+    choice_from_options,
+    choice_rate_A,
+    choice_rate_B,
+    choice_rate_C,
+    choice_rate_D,
+    circular_accuracy_agg,
+    make_circular_process_results,
     position_bias_agg,
 )
 
 period_docs = make_circular_process_docs(base.period_docs)
 period_process_results = make_circular_process_results(
-    base.period_process_results, lambda doc, reply: parse_letter(reply, n_options=len(doc["options"])))
+    base.period_process_results, choice_from_options)

@@ -2,13 +2,19 @@
 rotation of each artifact's five dynasty options (chronotasks/tasks/variants.py)."""
 
 from chronotasks.data.circular import make_circular_process_docs
-from chronotasks.scoring.index_parsing import parse_named_option
 from chronotasks.tasks.chronovision import utils as base
 from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAML names)
-    choice_rate_A, choice_rate_B, choice_rate_C, choice_rate_D, choice_rate_E, circular_accuracy_agg,
-    make_circular_process_results, position_bias_agg,
+    choice_from_options,
+    choice_rate_A,
+    choice_rate_B,
+    choice_rate_C,
+    choice_rate_D,
+    choice_rate_E,
+    circular_accuracy_agg,
+    make_circular_process_results,
+    position_bias_agg,
 )
 
 loc_docs = make_circular_process_docs(base.loc_docs)
 loc_process_results = make_circular_process_results(
-    base.loc_process_results, lambda doc, reply: parse_named_option(reply, doc["options"]), accuracy_key="ACC_A")
+    base.loc_process_results, choice_from_options, accuracy_key="ACC_A")

@@ -6,11 +6,16 @@ option, and so do its period and catalog metadata."""
 from chronotasks.data.circular import make_circular_process_docs
 from chronotasks.tasks.tabvlm import utils as base
 from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAMLs name)
-    choice_rate_A, choice_rate_B, choice_rate_C, choice_rate_D, circular_accuracy_agg, make_circular_process_results,
+    choice_rate_A,
+    choice_rate_B,
+    choice_rate_C,
+    choice_rate_D,
+    circular_accuracy_agg,
+    make_circular_process_results,
     position_bias_agg,
 )
 
 PER_IMAGE = ("images", "periods", "period_ranks", "object_types", "main_materials")
 style_period_docs = make_circular_process_docs(base.style_period_docs, ("options",))
 odd_one_out_docs = make_circular_process_docs(base.odd_one_out_docs, ("options", *PER_IMAGE))
-process_results = make_circular_process_results(base.process_results, base.parse_reply)
+process_results = make_circular_process_results(base.process_results, lambda doc, reply: base.parse_reply(doc, reply)[0])

@@ -1,0 +1,153 @@
+"""`chronotasks audit RUN_DIR`: is a model's score limited by its answer format?
+
+Reads the per-sample logs lmms-eval writes with ``--log_samples`` (``*_samples_<task>.jsonl``
+under RUN_DIR, searched recursively) and prints, per task, how many replies were read, how many
+gave no readable answer (the task's ``parse_failure``; ``judge_parse_failure`` for TempViz judges;
+``empty_answer`` for free-text MuseBench VQA), how many the LLM extractor read when it was on,
+and the most common unreadable replies. The same rows are written as CSV (``--csv``, default
+RUN_DIR/parse_audit.csv) with one line per task and one per frequent unreadable reply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+FAILURE_KEYS = ("parse_failure", "judge_parse_failure", "empty_answer")
+_SAMPLES = re.compile(r"_samples_(.+)\.jsonl$")
+
+
+@dataclass
+class TaskAudit:
+    task: str
+    files: list[str] = field(default_factory=list)
+    samples: int = 0
+    scored: int = 0  # samples with a failure flag
+    failures: int = 0
+    extractor: Counter = field(default_factory=Counter)
+    unread: Counter = field(default_factory=Counter)
+
+    @property
+    def failure_rate(self) -> float | None:
+        return self.failures / self.scored if self.scored else None
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_dir", help="an lmms-eval --output_path folder written with --log_samples")
+    parser.add_argument("--top", type=int, default=5, help="how many of the most common unreadable replies to show per task")
+    parser.add_argument("--width", type=int, default=100, help="characters of each reply shown")
+    parser.add_argument("--csv", default=None, help="CSV file to write (default: RUN_DIR/parse_audit.csv)")
+
+
+def _reply(sample: dict[str, Any]) -> str:
+    for key in ("filtered_resps", "resps"):
+        value = sample.get(key)
+        while isinstance(value, list) and value:
+            value = value[0]
+        if isinstance(value, str):
+            return value
+    return ""
+
+
+def _failure(sample: dict[str, Any]) -> float | None:
+    for key in FAILURE_KEYS:
+        value = sample.get(key)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    return None
+
+
+def sample_files(run_dir: Path) -> list[Path]:
+    return sorted(p for p in Path(run_dir).rglob("*.jsonl") if _SAMPLES.search(p.name))
+
+
+def audit(run_dir: Path) -> dict[str, TaskAudit]:
+    """Per task: sample and failure counts and the unreadable replies, from the sample logs."""
+    tasks: dict[str, TaskAudit] = {}
+    for path in sample_files(run_dir):
+        task = _SAMPLES.search(path.name).group(1)
+        entry = tasks.setdefault(task, TaskAudit(task))
+        entry.files.append(str(path))
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, 1):
+                if not line.strip():
+                    continue
+                try:
+                    sample = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise ValueError(f"{path}:{number}: not a JSON sample line ({error.msg})") from error
+                entry.samples += 1
+                if "extractor" in sample:
+                    entry.extractor[str(sample["extractor"])] += 1
+                failed = _failure(sample)
+                if failed is None:
+                    continue
+                entry.scored += 1
+                if failed >= 0.5:
+                    entry.failures += 1
+                    entry.unread[" ".join(_reply(sample).split())] += 1
+    return tasks
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def report(tasks: dict[str, TaskAudit], top: int, width: int) -> str:
+    lines = ["| task | samples | unreadable | rate | read by LLM extractor |", "|---|---:|---:|---:|---:|"]
+    for name, t in sorted(tasks.items()):
+        rate = "n/a" if t.failure_rate is None else f"{100 * t.failure_rate:.1f}%"
+        llm = str(t.extractor.get("llm", 0)) if t.extractor else "off"
+        lines.append(f"| {name} | {t.samples} | {t.failures} | {rate} | {llm} |")
+    for name, t in sorted(tasks.items()):
+        if not t.unread:
+            continue
+        lines.append(f"\n{name}: most common unreadable replies")
+        for reply, count in t.unread.most_common(top):
+            lines.append(f"  {count:>5} x {_shorten(reply, width)!r}")
+    return "\n".join(lines)
+
+
+def write_csv(tasks: dict[str, TaskAudit], path: Path, top: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    with tmp.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["task", "row", "samples", "unreadable", "rate", "llm_extracted", "count", "reply"])
+        for name, t in sorted(tasks.items()):
+            rate = "" if t.failure_rate is None else f"{t.failure_rate:.4f}"
+            llm = t.extractor.get("llm", 0) if t.extractor else ""
+            writer.writerow([name, "task", t.samples, t.failures, rate, llm, "", ""])
+            for reply, count in t.unread.most_common(top):
+                writer.writerow([name, "unreadable_reply", "", "", "", "", count, reply])
+    tmp.replace(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    run_dir = Path(args.run_dir)
+    if not run_dir.is_dir():
+        print(f"chronotasks audit: {run_dir} is not a folder", file=sys.stderr)
+        return 2
+    try:
+        tasks = audit(run_dir)
+    except ValueError as error:
+        print(f"chronotasks audit: {error}", file=sys.stderr)
+        return 2
+    if not tasks:
+        print(f"chronotasks audit: no *_samples_<task>.jsonl under {run_dir} (run lmms-eval with --log_samples)", file=sys.stderr)
+        return 2
+    print(report(tasks, args.top, args.width))
+    out = Path(args.csv) if args.csv else run_dir / "parse_audit.csv"
+    write_csv(tasks, out, args.top)
+    print(f"\nCSV written to {out}")
+    return 0
+
+
+__all__ = ["TaskAudit", "add_arguments", "audit", "report", "run", "write_csv"]

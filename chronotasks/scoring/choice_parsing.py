@@ -1,0 +1,180 @@
+"""One of a few listed choices ("1"/"2", "1"-"4") read from a reply, usually asked for in JSON.
+
+The JSON field decides when the reply has one (``{"answer": "2"}``, ``{"answer": "Image 2"}``,
+fenced, or cut off after the field); several JSON answers count only when they agree or one is
+marked final. A reply in prose names its choice by number, "Image 2", "图2", "the second one" or
+"第二张"; for "which image is earlier" questions (``asks="earlier"``) also by comparison: "Image 1
+is older", "the second photo is more recent than the first" (-> 1), "第一张更早". Two choices, a
+hedge ("1 or 2") or a reply that stops inside its JSON give None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from chronotasks.scoring.json_answer import json_answer_text
+from chronotasks.scoring.reply_text import (
+    ANYWHERE_LIMIT,
+    ORDINAL_WORDS,
+    ZH_DIGITS,
+    first_clause,
+    inside,
+    lower,
+    negated_spans,
+    normalize,
+    regions,
+)
+
+_LABELLED = re.compile(  # on lower(text)
+    r"\b(?:images?|imgs?|pictures?|photos?|photographs?|options?|choices?|candidates?|no\.)\s*#?\s*(\d+)(?!\d)"
+    r"|(?:图片|图像|照片|图|选项)\s*(\d+)(?!\d)"
+    r"|\b(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?:one|image|picture|photo|photograph|option|choice)s?\b"
+    r"|\bthe\s+(first|second|third|fourth|fifth|former|latter)\b(?!\s+(?:of|half|time|step|decade|century|world|place|glance|look))"
+    r"|第\s*([一二三四五1-5])\s*(?:张|幅|个|项)?\s*(?:图片|图像|照片|图|选项)?",
+)
+_NUMBER = re.compile(r"(?<![\w.])(\d+)(?![\w]|\.\d|\s*(?:st|nd|rd|th)\b)")
+_EARLIER = r"\b(?:earlier|older|oldest|earliest|first|more\s+(?:dated|old)|predates|precedes)\b"
+_LATER = r"\b(?:later|newer|newest|latest|more\s+recent|most\s+recent|more\s+modern|younger|postdates)\b"
+_COMPARE = re.compile(  # on lower(text)
+    rf"(?=[eofpmlny更较早在晚])(?:(?P<earlier>{_EARLIER})|(?P<later>{_LATER})|(?P<zh_earlier>更早|较早|更旧|更古老|更老|早于|在前)|(?P<zh_later>更新|更晚|较晚|更近|更现代|晚于|在后))",
+)
+_UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|possible)|unsure|hard\s+to\s+(?:say|tell)|same\s+(?:time|year|era|period)|both)\b|无法|不确定|相同|同一时期", re.IGNORECASE)
+
+
+def _choice_of(m: re.Match, choices: list[str]) -> str | None:
+    raw = next(g for g in m.groups() if g)
+    low = raw.lower()
+    if raw.isdigit():
+        value = raw
+    elif low in ORDINAL_WORDS:
+        value = str(ORDINAL_WORDS[low])
+    elif low == "former":
+        value = choices[0]
+    elif low == "latter":
+        value = choices[-1]
+    else:
+        value = str(ZH_DIGITS.get(raw, raw))
+    return value
+
+
+def _mentions(s: str, choices: list[str], bare_numbers: bool) -> list[tuple[int, int, str]]:
+    """(start, end, choice) of each choice named in s (numbers only when ``bare_numbers``)."""
+    neg = negated_spans(s)
+    found = []
+    taken = []
+    for m in _LABELLED.finditer(lower(s)):
+        if inside(m.start(), neg):
+            continue
+        found.append((m.start(), m.end(), _choice_of(m, choices)))
+        taken.append((m.start(), m.end()))
+    if bare_numbers:
+        for m in _NUMBER.finditer(s):
+            if inside(m.start(), neg) or any(a <= m.start() < b for a, b in taken):
+                continue
+            found.append((m.start(), m.end(), m.group(1)))
+    return sorted(found)
+
+
+def _value(text: str, choices: list[str], asks: str | None) -> str | None:
+    """A JSON field or a short answer: exactly one choice named ("2", "Image 2", "2 (Image 2 is earlier)")."""
+    s = normalize(text)
+    exact = {c.lower(): c for c in choices}.get(s.strip(" .!\"'").lower())
+    if exact is not None:
+        return exact
+    named = {c for _, _, c in _mentions(s, choices, bare_numbers=True)}
+    if len(named) == 1:
+        c = named.pop()
+        return c if c in choices else None
+    if len(named) > 1 and asks:
+        return _compared(s, choices, asks)
+    return None
+
+
+def _compared(s: str, choices: list[str], asks: str) -> str | None:
+    """ "Image 1 is earlier" -> 1; "Image 2 is newer than Image 1" -> 1 (two choices); "第一张更早" -> 1."""
+    votes = set()
+    mentions = _mentions(s, choices, bare_numbers=False)
+    for m in _COMPARE.finditer(lower(s)):
+        before = [c for start, end, c in mentions if end <= m.start() and m.start() - end <= 25
+                  and not re.search(r"[.;\n]", s[end:m.start()])]
+        if not before:
+            continue
+        subject = before[-1]
+        if m.lastgroup.startswith("zh") and len(before) >= 2:
+            # "第二张比第一张更新": the subject comes before 比
+            prev = [(start, end) for start, end, c in mentions if end <= m.start()]
+            if "比" in s[prev[-2][1]:prev[-1][0]]:
+                subject = before[-2]
+        earlier = m.lastgroup in ("earlier", "zh_earlier")
+        if earlier:
+            votes.add(subject)
+        elif len(choices) == 2 and subject in choices:
+            votes.add(choices[1 - choices.index(subject)])
+    if asks == "earlier" and len(votes) == 1:
+        c = votes.pop()
+        return c if c in choices else None
+    return None
+
+
+def parse_choice(text, choices: Iterable[str] = ("1", "2"), key: str = "answer", asks: str | None = None) -> str | None:
+    """The choice a reply gives (see the module docstring), or None."""
+    choices = [str(c) for c in choices]
+    s = normalize(text)
+    if not s:
+        return None
+    field = json_answer_text(s, (key.lower(), "final_answer", "answer"))
+    if field is not None:
+        return _value(field, choices, asks) if field else None
+    fragment = re.search(r'["\']?' + re.escape(key) + r'["\']?\s*[:=]\s*["\']?([^"\'},\n]+)', s, re.IGNORECASE)
+    if fragment:
+        return _value(fragment.group(1), choices, asks)
+    if s.lstrip().startswith("{"):
+        return None  # a JSON reply that stops before its answer field
+    stripped = s.strip(" .!\"'")
+    if stripped in choices:
+        return stripped
+    for how, lo, hi in regions(s):
+        region = s[lo:hi]
+        if how == "all":
+            return _anywhere(region, choices, asks)
+        clause = first_clause(region) if how != "line" else region
+        if how == "line" and len(clause) > 60:
+            continue
+        if asks:
+            compared = _compared(clause, choices, asks)
+            if compared is not None:
+                return compared
+        named = [c for _, _, c in _mentions(clause, choices, bare_numbers=how in ("cue", "line"))]
+        distinct = set(named)
+        if len(distinct) == 1:
+            c = distinct.pop()
+            return c if c in choices else None
+        if len(distinct) > 1:
+            return None
+    return None
+
+
+def _anywhere(s: str, choices: list[str], asks: str | None) -> str | None:
+    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s):
+        return None
+    if asks:
+        compared = _compared(s, choices, asks)
+        if compared is not None:
+            return compared
+    named = {c for _, _, c in _mentions(s, choices, bare_numbers=len(s) <= 40)}
+    if len(named) == 1 and not asks:
+        c = named.pop()
+        return c if c in choices else None
+    if len(named) == 1 and len(s) <= 60:
+        c = named.pop()
+        return c if c in choices else None
+    return None
+
+
+def parse_json_choice(text, choices: Iterable[str] = ("1", "2"), key: str = "answer") -> str | None:
+    """A choice given in a JSON reply's ``key`` field, or in prose (``parse_choice`` without comparisons)."""
+    return parse_choice(text, choices, key)
+
+
+__all__ = ["parse_choice", "parse_json_choice"]

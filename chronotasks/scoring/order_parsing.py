@@ -1,0 +1,286 @@
+"""Orderings read from a reply: a permutation of option letters ("B, D, A, C") or of item numbers
+("3,1,0,2", 0-based image indices).
+
+Read forms: a list with any separators ("B → D → A → C", "Img B > Img D", "3 1 0 2", "B、D、A、C"),
+numbered or ranked lines ("1) B", "2nd — Artifact D"), a markdown table with a rank column, prose
+that names the oldest and the newest and what lies between, and JSON. A list written from newest
+to oldest with the direction stated in words ("latest to earliest: ...", "newest first", 由近及远,
+从新到旧) is reversed. Two different orderings without a final pick, an incomplete list, or a list
+that only echoes the prompt's example give None.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from chronotasks.scoring.json_answer import json_answer_text
+from chronotasks.scoring.letters import letters_for
+from chronotasks.scoring.reply_text import (
+    ANYWHERE_LIMIT,
+    HEDGE,
+    ZH_DIGITS,
+    blank_label_prefixes,
+    lower,
+    normalize,
+    regions,
+)
+
+_FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+        r"(?:newest|latest|most\s+recent|recent|modern|new|late|youngest)|\b(?:oldest|earliest)\s+first|\bascending\b"
+        r"|从?(?:最)?(?:早|古|旧|远|老)(?:的)?(?:到|至|→)(?:最)?(?:晚|今|新|近)|由远及近|由古至今|从古至今|由早到晚|由旧到新")
+_REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+        r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breversed?\s+(?:chronological(?:\s+order)?|order)|\bdescending\b"
+        r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早")
+DIRECTION = re.compile(rf"(?=[oemanlrydt从由最早古旧远老晚新近今])(?:(?P<fwd>{_FWD})|(?P<rev>{_REV}))")  # on lower(text)
+_EXAMPLE = re.compile(r"(?:example|e\.g\.|for\s+instance|such\s+as|例如|比如|示例)\s*[:,]?\s*[\"'(\[]*$", re.IGNORECASE)
+_END = re.compile(r"(?<=[a-z\d)])\.(?=\s|$)|[!?。]")
+_COMPACT = re.compile(r"[A-Za-z]{2,26}")
+_LOWER_LIST = re.compile(r"[a-z](?:\s*[,>\-→ ]\s*[a-z])+")
+_WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
+_PAREN = re.compile(r"\([^()\n]{2,80}\)|\[[^\[\]\n]{2,80}\]")
+_SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;|:)?\s*"
+        r"(?:(?:and\s+)?(?:then|finally|lastly|next|last)\s*,?\s*|and\s+|followed\s+by\s+|其次是|然后是|最后是|再到|到)?")
+# matched on lower(text)
+_OLDEST = re.compile(r"\b(?:oldest|earliest|most\s+ancient)\b|最早|最古老|最老|最旧")
+_NEWEST = re.compile(r"\b(?:newest|latest|most\s+recent|youngest|most\s+modern)\b|最晚|最新|最近|最现代")
+_OLDER = re.compile(r"\b(?:(?:older|earlier)\s+than|(?:comes?\s+|came\s+)?before|precedes|predates)\b|早于|比.{0,3}早")
+_NEWER = re.compile(r"\b(?:(?:newer|later|more\s+recent|younger)\s+than|(?:comes?\s+|came\s+)?after|follows|postdates)\b|晚于|比.{0,3}晚")
+_NUMBERED = re.compile(
+    r"^\s*(?:[-*•]\s*)?(?:(\d)\s*[.):]|(\d)(?:st|nd|rd|th)\b\s*(?:[:.\-–—]|place)?|#(\d)|第([一二三四五六1-6])\s*(?:名|位|个|件)?\s*[:.,]?|(first|second|third|fourth|fifth|sixth)\s*[:.\-–—])\s*(.*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_ORD_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+
+
+class _Items:
+    """The items of an ordering: option letters, or the numbers base..base+n-1."""
+
+    def __init__(self, n: int, base: int | None) -> None:
+        self.n, self.base = n, base
+        if base is None:
+            self.token = r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])"
+            self.valid = list(letters_for(n))
+        else:
+            self.token = r"(?<![\w.])\d(?!\d|\.\d)"
+            self.valid = [str(i) for i in range(base, base + n)]
+        self.run = re.compile(f"{self.token}(?:{_SEP}{self.token})*+")
+        self.single = re.compile(self.token)
+
+    def value(self, tokens: list[str]) -> tuple | None:
+        """The ordering a list of tokens gives (a permutation of the items; a 1-based list of image
+        numbers, base+1..base+n, counts as the same images), else None."""
+        if len(tokens) != self.n:
+            return None
+        if sorted(tokens) == sorted(self.valid):
+            return tuple(tokens) if self.base is None else tuple(int(t) for t in tokens)
+        if self.base is not None and sorted(int(t) for t in tokens) == list(range(self.base + 1, self.base + self.n + 1)):
+            return tuple(int(t) - 1 for t in tokens)
+        return None
+
+
+@lru_cache(maxsize=64)
+def _items(n: int, base: int | None) -> _Items:
+    return _Items(n, base)
+
+
+def _prepare(s: str) -> str:
+    """Label prefixes dropped ("Image 3" -> "3") and parenthesised asides blanked (kept in place)."""
+    s = blank_label_prefixes(s)
+    return _PAREN.sub(lambda m: " " * len(m.group(0)) if _WORDS.search(m.group(0)) else m.group(0), s)
+
+
+def _direction(s: str, start: int, end: int) -> int:
+    """-1 when the nearest direction stated in words says newest-to-oldest, else +1."""
+    before = None
+    low = lower(s[max(0, start - 160):end + 40])
+    offset = max(0, start - 160)
+    for m in DIRECTION.finditer(low, 0, start - offset):
+        before = m
+    if before is not None:
+        return -1 if before.group("rev") else 1
+    after = DIRECTION.search(low[end - offset:].split("\n")[0])
+    if after is not None and after.group("rev"):
+        return -1
+    return 1
+
+
+def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | None = None) -> list[tuple[int, tuple]]:
+    """(position, ordering) of each complete list in s[lo:hi], directions applied (read in ``raw``,
+    the text before its asides were blanked)."""
+    raw = s if raw is None else raw
+    hi = len(s) if hi is None else hi
+    found = []
+    for line_start, line in _lines(s, lo, hi):
+        for m in items.run.finditer(line):
+            if m.end() - m.start() > 100 * items.n:  # far too long for n items: a run-away list
+                continue
+            tokens = items.single.findall(m.group(0))
+            value = items.value(tokens)
+            if value is None:
+                continue
+            start = line_start + m.start()
+            if _EXAMPLE.search(s[max(0, start - 25):start]):
+                continue
+            if _direction(raw, start, line_start + m.end()) < 0:
+                value = tuple(reversed(value))
+            found.append((start, value))
+            rest = line[m.end():]
+            end = _END.search(rest)
+            if HEDGE.search(lower(rest[: end.start() if end else len(rest)])):
+                found.append((start, "conflict"))
+    return found
+
+
+def _lines(s: str, lo: int, hi: int):
+    pos = lo
+    for part in s[lo:hi].split("\n"):
+        yield pos, part
+        pos += len(part) + 1
+
+
+def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
+    """ "1) B\\n2) D\\n..." / "1st — Artifact B" lines: the items by rank."""
+    raw = s if raw is None else raw
+    ranked: dict[int, str] = {}
+    first = None
+    for m in _NUMBERED.finditer(s):
+        raw = next(g for g in m.groups()[:5] if g)
+        rank = _ORD_WORD.get(raw.lower()) or (ZH_DIGITS.get(raw) if raw in ZH_DIGITS else int(raw))
+        tokens = items.single.findall(m.group(6))
+        if len(set(tokens)) != 1 or rank in ranked:
+            continue
+        ranked[rank] = tokens[0]
+        first = m.start() if first is None else first
+    if sorted(ranked) != list(range(1, items.n + 1)):
+        return None
+    value = items.value([ranked[r] for r in sorted(ranked)])
+    if value is not None and first is not None and _direction(raw, first, first) < 0:
+        value = tuple(reversed(value))
+    return value
+
+
+def _table(s: str, items: _Items) -> tuple | None:
+    """A markdown table with one item cell and one rank cell (1..n) per row."""
+    if items.base is not None or "|" not in s:
+        return None
+    ranked: dict[int, str] = {}
+    for line in s.splitlines():
+        if not line.strip().startswith("|") or set(line.strip()) <= set("|-: "):
+            continue
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        letters = [c for c in cells if re.fullmatch(items.token, c)]
+        ranks = [int(c) for c in cells if re.fullmatch(r"\d", c)]
+        if len(letters) == 1 and len(ranks) == 1 and ranks[0] not in ranked:
+            ranked[ranks[0]] = letters[0]
+    if sorted(ranked) != list(range(1, items.n + 1)):
+        return None
+    return items.value([ranked[r] for r in sorted(ranked)])
+
+
+def _prose(s: str, items: _Items) -> tuple | None:
+    """ "The oldest is B ... then D, then A, and the newest is C" -> (B, D, A, C)."""
+    mentions = [(m.start(), m.group(0)) for m in items.single.finditer(s)]
+    order = list(dict.fromkeys(t for _, t in mentions))
+    if sorted(order) != sorted(items.valid):
+        return None
+
+    low = lower(s)
+
+    def attached(pattern: re.Pattern) -> tuple[int, str] | None:
+        for m in pattern.finditer(low):
+            clause_start = max(s.rfind(ch, 0, m.start()) for ch in ".;,\n") + 1
+            clause_end = min([i for i in (s.find(ch, m.end()) for ch in ".;,\n") if i >= 0] + [len(s)])
+            clause = s[clause_start:clause_end]
+            parts = re.split(r"\band\b|和|而", clause)
+            offset = clause_start
+            for part in parts:
+                if offset <= m.start() < offset + len(part) + 1:
+                    got = items.single.findall(part)
+                    if len(set(got)) == 1:
+                        return m.start(), got[0]
+                offset += len(part) + 3
+        return None
+
+    old, new = attached(_OLDEST), attached(_NEWEST)
+    if not old or not new or old[1] == new[1]:
+        return None
+    middle = [t for t in order if t not in (old[1], new[1])]
+    if new[0] < old[0]:
+        middle.reverse()
+    for pattern, earlier_first in ((_OLDER, True), (_NEWER, False)):
+        for m in pattern.finditer(low):
+            left = items.single.findall(s[max(0, m.start() - 12):m.start()])
+            right = items.single.findall(s[m.end():m.end() + 12])
+            if left and right and left[-1] in middle and right[0] in middle:
+                a, b = (left[-1], right[0]) if earlier_first else (right[0], left[-1])
+                if middle.index(a) > middle.index(b):
+                    i, j = middle.index(a), middle.index(b)
+                    middle[i], middle[j] = middle[j], middle[i]
+    return items.value([old[1], *middle, new[1]])
+
+
+def _one(found: list[tuple[int, tuple]]) -> tuple | str | None:
+    distinct = list(dict.fromkeys(v for _, v in found))
+    if "conflict" in distinct:
+        return "conflict"
+    if len(distinct) > 1:
+        return "conflict"
+    return distinct[0] if distinct else None
+
+
+def parse_ordering(text, n_items: int = 4, base: int | None = None) -> tuple | None:
+    """The ordering a reply gives, oldest first as asked: a tuple of n option letters, or with
+    ``base`` a tuple of the n integers base..base+n-1 (e.g. 0-based image indices); else None."""
+    s = normalize(text)
+    if not s:
+        return None
+    inner = json_answer_text(s)
+    if inner is not None:
+        s = normalize(inner)
+        if not s:
+            return None
+    items = _items(n_items, base)
+    bare = s.strip(" \t\n.[](){}\"'")
+    if base is None and _COMPACT.fullmatch(bare) and (bare.isupper() or bare.islower()):
+        return items.value(list(bare.upper()))
+    if base is None and _LOWER_LIST.fullmatch(bare):
+        s = s.upper()
+    t = _prepare(s)
+    structured_done = False
+    for how, lo, hi in regions(t):
+        if how == "line":
+            if not structured_done:
+                structured_done = True
+                for structured in (_numbered(t, items, s), _table(t, items)):
+                    if structured is not None:
+                        return structured
+            found = _one(_runs(t, items, lo, hi, s))
+        elif how == "all":
+            found = _one(_runs(t, items, raw=s))
+            if found is None and len(t) <= ANYWHERE_LIMIT:
+                found = _prose(t, items)
+            return None if found == "conflict" else found
+        else:
+            head = t[lo:hi].lstrip(" \t:=-–—,\n")
+            line_start = hi - len(head)
+            line_end = t.find("\n", line_start, hi)
+            found = _one(_runs(t, items, line_start, hi if line_end < 0 else line_end, s))
+            if found is None and how == "cue":
+                found = _numbered(t[lo:hi], items)
+        if found is not None:
+            return None if found == "conflict" else found
+    return None
+
+
+def parse_index_ordering(text, n_items: int, base: int = 0) -> tuple[int, ...] | None:
+    """A permutation of the indices base..base+n-1 ("2,1,3,0", "Image 2 → Image 1 → ..."),
+    returned 0-based; a letter ordering ("C, B, D, A") counts as indices A = 0."""
+    found = parse_ordering(text, n_items, base=base)
+    if found is not None:
+        return tuple(i - base for i in found)
+    letters = parse_ordering(text, n_items)
+    return None if letters is None else tuple(ord(c) - ord("A") for c in letters)
+
+
+__all__ = ["DIRECTION", "parse_index_ordering", "parse_ordering"]

@@ -1,0 +1,315 @@
+"""Reading a model reply as a careful grader does: the shared text machinery of the parsers.
+
+- ``normalize``: the reply as plain text: reasoning blocks (``<think>``) removed (an unclosed one
+  means the reply stopped before answering: ""), full-width forms folded (Ａ -> A, １ -> 1,
+  ： -> :, 。 -> .), markdown emphasis, LaTeX ``\\boxed{}`` and answer tags unwrapped.
+- ``regions``: where the answer is, in the order a grader looks: after a self-correction ("wait",
+  "actually", "on reflection", "no, ..."), the last answer cue ("The answer is", "Answer:",
+  "正确答案是", "I'd pick"), then a line that is only an answer, then conclusions ("so",
+  "therefore", "因此"), then the whole reply.
+- ``first_clause``: the answer part of a region (up to the sentence end).
+- ``hedged_after``: "could also be X", "or maybe X", "也可能是X" after the answer.
+- ``negated_spans``: mentions that reject an option ("not A", "rather than 1", "而非宋代").
+- ordinals (English and Chinese) and label prefixes ("Option", "Artifact", "Image", "图").
+
+Pure functions over strings; imports nothing of chronotasks. Every pattern is linear-time (no
+nested quantifiers), so a 1 MB reply is read in milliseconds.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from typing import Any
+
+# A reply longer than this is read as its first HEAD and last TAIL characters: an answer sits at
+# the start or the end; the middle of a run-away reply is repetition.
+LONG_REPLY = 12_000
+HEAD, TAIL = 2_000, 8_000
+# Without an answer cue or an answer line, only a reply this short is searched as a whole for an answer.
+ANYWHERE_LIMIT = 3_000
+
+_THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"))
+_ANSWER_TAGS = re.compile(r"</?answer>|<\|(?:begin|end)_of_box\|>", re.IGNORECASE)
+_BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]{0,200}?)\s*\}|\\(?:text|textbf|mathrm)\s*\{([^{}]{0,200})\}")
+_MARKDOWN = re.compile(r"(?=[*_`$#>])(?:\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?)", re.MULTILINE)
+_FOLD = str.maketrans({"、": ", ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
+                       "『": '"', "』": '"', "【": "[", "】": "]", "《": '"', "》": '"', "〈": "<", "〉": ">",
+                       "\u00a0": " ", "\u3000": " ", "✔": " ✓ ", "✓": " ✓ ", "☑": " ✓ ", "✅": " ✓ ",
+                       "✘": " ✗ ", "✗": " ✗ ", "✖": " ✗ ", "❌": " ✗ ", "×": " ✗ ", "❎": " ✗ "})
+
+
+def strip_reasoning(text: str) -> str:
+    """The text after the last closing reasoning tag; "" when a reasoning block never closes
+    (the reply was cut off while reasoning: it gives no answer)."""
+    if "<" not in text:
+        return text
+    for open_tag, close_tag in _THINK_TAGS:
+        close = text.rfind(close_tag)
+        if close >= 0:
+            return text[close + len(close_tag):]
+        if open_tag in text:
+            return ""
+    return text
+
+
+def normalize(text: Any) -> str:
+    """The reply as plain text (see the module docstring); None -> ""."""
+    if text is None:
+        return ""
+    s = strip_reasoning(str(text))
+    if len(s) > LONG_REPLY:
+        s = s[:HEAD] + "\n...\n" + s[-TAIL:]
+    if not s.isascii():
+        s = unicodedata.normalize("NFKC", s).translate(_FOLD)
+    if "<" in s:
+        s = _ANSWER_TAGS.sub("\n", s)
+    if "\\" in s:
+        s = _BOXED.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), s)
+    s = _MARKDOWN.sub("", s)
+    return s.strip()
+
+
+def lower(s: str) -> str:
+    """s in lower case, character for character (positions in it are positions in s). The cue
+    patterns below are written in lower case and matched on this copy: much faster than
+    case-insensitive matching."""
+    low = s.lower()
+    if len(low) == len(s):
+        return low
+    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in s)
+
+
+def plain_text(text: Any) -> str:
+    """A free-text reply as the answer text: reasoning blocks and markdown emphasis removed, the
+    characters otherwise kept (full-width punctuation stays, for text-similarity metrics)."""
+    if text is None:
+        return ""
+    return _MARKDOWN.sub("", strip_reasoning(str(text))).strip()
+
+
+# ---- cues --------------------------------------------------------------------------------------
+# Strong cues introduce the answer itself.
+_STRONG_EN = (
+    r"(?=[aocsprfgdebmv][a-z]|i[\s'])(?:\b(?:answers?|options?|choices?|selections?|picks?|responses?|results?|"
+    r"orders?|ordering|sequences?|arrangement|ranking|chronology)"
+    r"(?:\s+(?:from\s+(?:the\s+)?\w+(?:\s+\w+)?\s+to\s+(?:the\s+)?\w+(?:\s+\w+)?|in\s+chronological\s+order|here))?"
+    r"\s*(?:is|are|would\s+be|should\s+be|will\s+be|:|=|-|–|—)(?!\w)"
+    r"|\bfinal\s*:"
+    r"|\bi\s*(?:would|'d|will|'ll|must|shall)?\s*(?:choose|select|pick|go\s+with|say|guess|estimate|lean\s+towards?|opt\s+for|revise\s+(?:it\s+|this\s+|my\s+answer\s+)?to|settle\s+on|answer)\b"
+    r"|\b(?:revised?|changed?)\s+(?:answer|it|my\s+answer)?\s*to\b"
+    r"|\b(?:going|go)\s+with\b"
+    r"|\b(?:odd\s+one\s+out|outlier|different\s+one|exception)\s*(?:here\s+)?(?:is|would\s+be|:)"
+    r"|\b(?:closest|best\s+(?:fit|match|guess)|most\s+(?:plausible|probable)(?:\s+(?:answer|option|choice))?)\s*(?:one\s+)?(?:is|would\s+be|:)"
+    r"|\b(?:but\s+)?(?:more|most)\s+likely(?:\s+(?:it'?s|it\s+is|is|:))?"
+    r"|\bverdict\s*(?:is|:))"
+)
+_STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
+STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH)
+# Weak cues introduce a conclusion that usually holds the answer.
+WEAK_CUE = re.compile(
+    r"(?=[sthcomn][a-z]|i[\s.])\b(?:so|therefore|thus|hence|consequently|in\s+conclusion|in\s+summary|overall|i\s+think|i\s+believe|"
+    r"my\s+(?:guess|estimate|pick)|i\.e\.|namely|that\s+is)\b|因此|所以|综上|我认为|我觉得|应该是|应为|判断为|推测为",
+)
+# Self-corrections: what follows replaces what came before.
+CORRECTION = re.compile(
+    r"(?=[waolcs][a-z]|i\s)\b(?:wait|actually|on\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+inspection|further\s+reflection)|"
+    r"looking\s+(?:again|more\s+closely)|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
+    r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
+    r"|不对|更正|等等|再看|重新考虑",
+)
+# Offering another candidate after the answer: a hedge.
+HEDGE = re.compile(
+    r"(?=[cmopae][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+be|or\s+(?:maybe|perhaps|possibly|probably)|"
+    r"(?:could|might|may)\s+(?:be\s+)?(?:swapped|switched|reversed|interchanged)|interchangeable|"
+    r"(?:maybe|perhaps|possibly)\s+(?:also|even)?|alternatively|also\s+possible|either|"
+    r"could\s+(?:also\s+)?go\s+either\s+way)\b|也可能|或者|或许|不排除|还有可能",
+)
+# A mention that rejects what follows ("not A", "rather than 1", "而非宋代").
+NEGATION = re.compile(
+    r"(?=[nriuoe][a-z']|')(?:\b(?:not|rather\s+than|instead\s+of|unlike|other\s+than|rules?\s+out|ruling\s+out|ruled\s+out|"
+    r"eliminat(?:e|es|ed|ing)|excluding|exclude)|n't)\b|而非|并非|不是|(?<!不)排除|不属于|而不是",
+)
+
+# A sentence end; "D." ends a sentence only when another sentence or option letter follows
+# ("... are B, C and E. A and D are older"), not in "D. Early Medieval Period" or "C. lost-wax casting".
+SENTENCE_END = (
+    r"(?<![A-Z(\[])\.(?=\s|$)|(?<=\))\.|[!?。\n]"
+    r"|(?<=[A-Z])\.(?=\s+(?:[A-Z](?![A-Za-z])|(?:The|This|It|Its|These|Those|Both|Because|All|So|They|I|Each|None|Other|"
+    r"Another|Then|However|But|Since|As|Note|Therefore|Thus|Hence)\b)|$)"
+)
+_CLAUSE_END = re.compile(
+    SENTENCE_END + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9]))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
+    r"|,\s*(?:though|although|but|while|whereas|which|and\s+not)\b|\s(?:while|whereas)\b"
+)
+
+
+def first_clause(region: str) -> str:
+    """The answer part of a region: up to the first sentence end, newline or "because"
+    (a leading newline, as in "Answer:\\nB", is skipped)."""
+    region = region.lstrip(" \t:=-–—,\n\r\"'")
+    m = _CLAUSE_END.search(region)
+    return region[: m.start()] if m else region
+
+
+def _epochs(s: str) -> list[tuple[int, int]]:
+    cuts = [m.end() for m in CORRECTION.finditer(lower(s))]
+    starts = [0] + cuts
+    ends = cuts + [len(s)]
+    return list(zip(starts, ends))
+
+
+_FIRST_LINE = re.compile(r"\S[^\n]*")
+
+
+def regions(s: str) -> Iterator[tuple[str, int, int]]:
+    """(how, start, end) spans of s that may hold the answer, in the order a grader reads them.
+
+    ``how``: "cue" (after an answer cue, or inside a self-correction), "line" (the first or the
+    last line, for the caller to test as an answer line), "weak" (after a conclusion cue such as
+    "so" or "因此"), "all" (the whole reply).
+    """
+    low = lower(s)
+    epochs = _epochs(s)
+    for i, (start, end) in enumerate(reversed(epochs)):
+        for m in reversed(list(STRONG_CUE.finditer(low, start, end))):
+            yield "cue", m.end(), end
+        if i < len(epochs) - 1:  # text after a self-correction
+            for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
+                yield "cue", m.end(), end
+            yield "cue", start, end
+    first = _FIRST_LINE.search(s)
+    if first:
+        yield "line", first.start(), first.end()
+        last_start = s.rfind("\n") + 1
+        if last_start > first.start():
+            yield "line", last_start, len(s)
+    start, end = epochs[0]
+    for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
+        yield "weak", m.end(), end
+    yield "all", 0, len(s)
+
+
+def hedged_after(rest: str, is_other) -> bool:
+    """Whether ``rest`` (the text after the answer) offers another candidate: a hedge phrase
+    followed, within the same sentence, by something ``is_other(text)`` says is a different answer."""
+    for m in HEDGE.finditer(lower(rest)):
+        window = first_clause(rest[m.end():m.end() + 80])
+        if is_other(window):
+            return True
+    return False
+
+
+_NEG_SKIP = re.compile(r"(?:\s*(?:the|a|an|options?|artifacts?|images?|from|in|of|by|just|even|either|clearly|really|"
+                       r"necessarily|quite|simply)\b)*\s*")
+_NEG_STOP = re.compile(r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\s+is|is|are|was|were|have|has|had|be|been|would|could|"
+                       r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的")
+
+
+def negated_spans(s: str) -> list[tuple[int, int]]:
+    """Spans of text a negation rejects: what directly follows "not", "rather than", "而非", ...
+    ("not A or C", "rather than 1", "不是宋代"), up to the next verb or punctuation ("not have been
+    available" rejects nothing)."""
+    spans = []
+    low = lower(s)
+    for m in NEGATION.finditer(low):
+        start = _NEG_SKIP.match(low, m.end()).end()
+        stop = _NEG_STOP.search(low, start, start + 40)
+        spans.append((start, stop.start() if stop else min(len(s), start + 40)))
+    return spans
+
+
+def inside(pos: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= pos < b for a, b in spans)
+
+
+# ---- ordinals and labels --------------------------------------------------------------------------
+ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+                 "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
+ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "〇": 0, "零": 0}
+_ITEM_NOUN = r"(?:ones?|options?|choices?|artifacts?|artefacts?|images?|pictures?|photos?|photographs?|items?|objects?|pieces?|answers?|alternatives?)"
+# "the third one", "the first and third artifacts", "1st, 3rd and 5th images"
+_ORD = r"(?:first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th)"
+_ORD_CHAIN = _ORD + r"(?:\s*(?:,|and|&|,\s*and)\s*(?:the\s+)?" + _ORD + r")*"
+ORDINAL_LIST = re.compile(
+    r"(?=[fstl1-6])(?:\b(" + _ORD_CHAIN + r")\s+" + _ITEM_NOUN + r"\b|\bthe\s+(" + _ORD_CHAIN + r")\s*(?=[.,;!)]|$))",
+)
+# 第三件文物, 第二张, 第一、第二和第四件
+ZH_ORDINAL_LIST = re.compile(
+    r"(第[一二三四五六1-6](?:\s*(?:、|,|和|及|与|以及)\s*第[一二三四五六1-6])*)\s*(?:个|件|张|幅|项|只|副)?\s*"
+    r"(?:选项|文物|图片|图像|照片|器物|物品|图|件)|(第[一二三四五六1-6](?:\s*(?:、|,|和|及|与|以及)\s*第[一二三四五六1-6])*)\s*(?:个|件|张|幅|项|只|副)"
+)
+_ORD_TOKEN = re.compile(r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th")
+_ZH_ORD_TOKEN = re.compile(r"第([一二三四五六1-6])")
+
+
+def ordinal_positions(s: str, n: int) -> list[tuple[int, list[int]]]:
+    """(position, [1-based numbers]) of each ordinal mention ("the third one" -> [3];
+    "第一、第二和第四件" -> [1, 2, 4]). "last" is n."""
+    found = []
+    for m in ORDINAL_LIST.finditer(lower(s)):
+        group = m.group(1) or m.group(2)
+        nums = []
+        for tok in _ORD_TOKEN.findall(group):
+            tok = tok.lower()
+            nums.append(n if tok == "last" else ORDINAL_WORDS[tok])
+        found.append((m.start(), nums))
+    for m in ZH_ORDINAL_LIST.finditer(s):
+        group = m.group(1) or m.group(2)
+        nums = [int(d) if d.isdigit() else ZH_DIGITS[d] for d in _ZH_ORD_TOKEN.findall(group)]
+        found.append((m.start(), nums))
+    return found
+
+
+LABEL_PREFIX = re.compile(
+    r"(?=[oaipcf选图照文])(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|pics?|photos?|photographs?|objects?|items?|choices?|figures?|fig\.)"
+    r"\s*#?\s*(?=[a-z0-9](?![a-z0-9]))|(?:选项|图片|图像|照片|图|文物)\s*(?=[a-z0-9]))",
+)
+# matched on lower(text): "Image B" and "image b" alike
+
+
+def drop_label_prefixes(s: str) -> str:
+    """ "Image 3, Image 1" -> "3, 1"; "Option B" -> "B"; "图3" -> "3"."""
+    return "".join(s[a:b] for a, b in _outside(LABEL_PREFIX.finditer(lower(s)), len(s)))
+
+
+def blank_label_prefixes(s: str) -> str:
+    """As ``drop_label_prefixes``, the prefixes replaced by spaces (positions kept)."""
+    out, last = [], 0
+    for m in LABEL_PREFIX.finditer(lower(s)):
+        out.append(s[last:m.start()] + " " * (m.end() - m.start()))
+        last = m.end()
+    return "".join(out) + s[last:]
+
+
+def _outside(matches, n: int):
+    last = 0
+    for m in matches:
+        yield last, m.start()
+        last = m.end()
+    yield last, n
+
+
+__all__ = [
+    "ANYWHERE_LIMIT",
+    "CORRECTION",
+    "HEDGE",
+    "LONG_REPLY",
+    "NEGATION",
+    "STRONG_CUE",
+    "WEAK_CUE",
+    "ZH_DIGITS",
+    "blank_label_prefixes",
+    "drop_label_prefixes",
+    "first_clause",
+    "hedged_after",
+    "inside",
+    "lower",
+    "negated_spans",
+    "normalize",
+    "ordinal_positions",
+    "plain_text",
+    "regions",
+    "strip_reasoning",
+]

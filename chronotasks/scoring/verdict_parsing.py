@@ -1,0 +1,75 @@
+"""Judge verdicts read from a reply: yes / no (the Standard prompt), Accept / Not accept.
+
+A verdict is the reply's first word when that word is "yes"/"no" standing alone ("No." -- not
+"No modern elements are visible"), the word after an answer cue, or the only verdict the reply
+states (a sentence "Yes." / "No." counts before words inside prose). Chinese verdicts (是 / 否 /
+不是) are read too. "Yes and no", both verdicts, or none give None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chronotasks.scoring.reply_text import normalize
+
+_FIRST = re.compile(r"^\W*(yes|yeah|yep|yup|no|nope|correct|incorrect|true|false)(?=\s*(?:[.,!;:\-–—)\n]|$))", re.IGNORECASE)
+_ZH_FIRST = re.compile(r"^\W*(?:(不是|不对|不正确|否|没有|不)|(是的|是|对|正确))")
+_BOTH = re.compile(r"\byes\s+(?:and|or|/)\s+no\b|\bno\s+(?:and|or|/)\s+yes\b|\byes\s+no\b|\bno\s+yes\b|是或否|是否", re.IGNORECASE)
+_CUE = re.compile(r"(?:final\s+answer|answer|verdict|i\s*(?:would|'d)?\s*say|my\s+answer\s+is|decision|conclusion|答案|结论|回答)\s*(?:is|would\s+be|:|=|-)?\s*", re.IGNORECASE)
+_STANDALONE = re.compile(r"(?:^|[.!?\n:]\s*)(yes|no|yeah|nope)\s*(?:[.!]|$)", re.IGNORECASE | re.MULTILINE)
+_YES_WORDS = {"yes", "yeah", "yep", "yup", "correct", "true"}
+_NO_WORDS = {"no", "nope", "incorrect", "false"}
+
+
+def parse_yes_no(text) -> bool | None:
+    """A yes/no verdict: "Yes.", "**No**", "Answer: yes", "No, the image ...", "是", "不是。..."."""
+    s = normalize(text)
+    if not s or _BOTH.search(s):
+        return None
+    first = _FIRST.match(s)
+    if first:
+        return first.group(1).lower() in _YES_WORDS
+    zh = _ZH_FIRST.match(s)
+    if zh:
+        return zh.group(2) is not None
+    cues = list(_CUE.finditer(s))
+    if cues:
+        head = re.match(r"\W*(\w+)", s[cues[-1].end():])
+        if head and head.group(1).lower() in _YES_WORDS | _NO_WORDS:
+            return head.group(1).lower() in _YES_WORDS
+    standalone = {m.group(1).lower() in _YES_WORDS | {"yeah"} for m in _STANDALONE.finditer(s)}
+    if len(standalone) == 1:
+        return standalone.pop()
+    if standalone:
+        return None
+    has_yes = re.search(r"\byes\b", s, re.IGNORECASE)
+    has_no = re.search(r"\bno\b(?!\s+(?:longer|more|less|doubt|signs?|visible|modern|clear|evidence|other|obvious|such))", s, re.IGNORECASE)
+    if has_yes and not has_no:
+        return True
+    if has_no and not has_yes:
+        return False
+    return None
+
+
+_NEGATIVE = re.compile(r"\b(?:not\s+accept(?:ed|able)?|unaccept(?:ed|able)|reject(?:ed)?|do\s+not\s+accept|don't\s+accept|cannot\s+accept|can't\s+accept)\b|不接受|不通过|拒绝", re.IGNORECASE)
+_POSITIVE = re.compile(r"\baccept(?:ed|able)?\b|(?<!不)接受|(?<!不)通过", re.IGNORECASE)
+_RATING_CUE = re.compile(r"(?:rating|评分|评级|评价|结论|verdict|decision)\s*[:=]\s*", re.IGNORECASE)
+
+
+def parse_accept(text) -> bool | None:
+    """An Accept / Not accept verdict ("RATING: Accept", "Not Accept", "Rejected", "评级：接受")."""
+    s = normalize(text)
+    if not s:
+        return None
+    cues = list(_RATING_CUE.finditer(s))
+    segment = s[cues[-1].end():] if cues else s
+    negative = _NEGATIVE.search(segment)
+    positive = _POSITIVE.search(segment)
+    if negative and (not positive or negative.start() <= positive.start()):
+        return False
+    if positive:
+        return True
+    return None
+
+
+__all__ = ["parse_accept", "parse_yes_no"]
