@@ -41,11 +41,14 @@ class TaskInfo:
     benchmark: str                      # the folder under chronotasks/tasks/
     yaml_path: Path
     process_docs: str | None            # "utils.x" as the YAML names it
+    hook_dir: Path | None = None        # folder of the YAML that names it (an included YAML's, for a variant)
     groups: list[str] = field(default_factory=list)
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader) or {}
+    if "process_docs" in data:   # lmms-eval resolves `!function utils.x` beside the YAML that names it
+        data["_process_docs_dir"] = path.parent.resolve()
     include = data.pop("include", None)
     if include:
         base = _read_yaml(path.parent / include)
@@ -66,7 +69,8 @@ def discover(tasks_dir: Path = TASKS_DIR) -> tuple[dict[str, TaskInfo], dict[str
             groups[str(data["group"])] = [str(t) for t in data.get("task") or [] if isinstance(t, str)]
         elif isinstance(data.get("task"), str):
             hook = data.get("process_docs")
-            tasks[data["task"]] = TaskInfo(data["task"], benchmark, path, hook.split(" ", 1)[1] if isinstance(hook, str) else None)
+            tasks[data["task"]] = TaskInfo(data["task"], benchmark, path, hook.split(" ", 1)[1] if isinstance(hook, str) else None,
+                                           hook_dir=data.get("_process_docs_dir"))
     return tasks, groups
 
 
@@ -94,7 +98,7 @@ def expand(names: list[str], tasks: dict[str, TaskInfo], groups: dict[str, list[
 
 
 def _hook(task: TaskInfo):
-    module_name = ".".join(task.yaml_path.parent.relative_to(REPO).parts + (task.process_docs.split(".")[0],))
+    module_name = ".".join((task.hook_dir or task.yaml_path.parent).relative_to(REPO).parts + (task.process_docs.split(".")[0],))
     return getattr(importlib.import_module(module_name), task.process_docs.split(".", 1)[1])
 
 

@@ -62,7 +62,7 @@ def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dic
 
 @pytest.fixture(scope="session")
 def lmms_eval_runner():
-    """``run_lmms_eval`` itself, for tests that pick the output folder (e.g. to read --log_samples files)."""
+    """``run_lmms_eval`` itself, for tests that choose the data root and the output folder (e.g. to read --log_samples files)."""
     return run_lmms_eval
 
 
@@ -75,12 +75,6 @@ def lmms_eval_run(demo_root, tmp_path):
         return run_lmms_eval(*args, data_root=data_root or demo_root, output_path=out, extra_env=extra_env)
 
     return _run
-
-
-@pytest.fixture
-def lmms_eval_runner():
-    """``run_lmms_eval`` itself, for tests that choose the data root and read the output folder."""
-    return run_lmms_eval
 
 
 @pytest.fixture(scope="session")

@@ -185,7 +185,10 @@ def materialize(source: str, benchmark: str) -> Path:
                         f"that folder uploaded as a dataset") from err
     for config in configs:
         try:
-            dataset = datasets.load_dataset(source, name=config, split=SPLIT)
+            # a local folder may have been exported again under the same name: `datasets` keys its cache by
+            # name, not content, so rebuild it (a hub copy is keyed by its revision and stays cached)
+            mode = datasets.DownloadMode.FORCE_REDOWNLOAD if Path(source).is_dir() else None
+            dataset = datasets.load_dataset(source, name=config, split=SPLIT, download_mode=mode)
         except Exception as err:
             raise DataError(f"cannot load config {config!r} of {source!r} ({type(err).__name__}: {err})") from err
         has_images = "images" in dataset.features and "image_paths" in dataset.features

@@ -116,6 +116,30 @@ def test_a_copy_whose_paths_leave_its_folder_is_refused(tmp_path, monkeypatch):
         benchmark_dir("bench")
 
 
+def test_a_local_copy_exported_again_is_read_anew_not_from_the_datasets_cache(demo_root, tmp_path, monkeypatch):
+    """`datasets` caches a local folder's dataset by name, not content: a folder exported again under
+    the same name (same parquet size and all) must give the new records, not the cached old ones."""
+    from chronotasks.data import hf_dataset
+
+    data = tmp_path / "data" / "chrono_demo"
+    import shutil
+
+    shutil.copytree(demo_root / "chrono_demo", data)
+    out = tmp_path / "hub" / "copy-chrono_demo"
+
+    def export_and_read(answer):
+        lines = [json.loads(line) for line in (data / "pair.jsonl").read_text().splitlines()]
+        lines[0]["answer"] = answer
+        (data / "pair.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+        assert main(["export", "chrono_demo", str(out), "--data", str(data), "--force"]) == 0
+        hf_dataset._materialized.clear()                 # a new process
+        monkeypatch.setenv("CHRONOTASKS_DATA", f"hf://{tmp_path}/hub/copy")
+        return (benchmark_dir("chrono_demo") / "pair.jsonl").read_text().splitlines()[0]
+
+    assert json.loads(export_and_read("1"))["answer"] == "1"
+    assert json.loads(export_and_read("2"))["answer"] == "2"
+
+
 @pytest.mark.slow
 def test_a_baseline_scores_identically_on_the_exported_copy(exported, demo_root, tmp_path, lmms_eval_runner):
     args = ("--model", "chrono_grayscale_prior", "--tasks", "tabvlm_chrono,chronovision_shortcut,musebench_vqa")
