@@ -2,6 +2,8 @@
 # Install chronotasks and run a real lmms-eval evaluation of the random baseline on the bundled
 # demo data of the VLM benchmarks (TAB-VLM, ChronoVision, MuseBench VQA).
 # Usage: bash examples/quickstart.sh [TASKS] [MODEL]
+# Exits non-zero when any task of the run has no results (lmms-eval itself exits 0 after an
+# evaluation error; examples/check_results.py reads what it wrote).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TASKS="${1:-chrono_demo,tabvlm_chrono,chronovision,musebench_vqa}"
@@ -19,6 +21,17 @@ if [ -z "${CHRONOTASKS_BERTSCORE_MODEL:-}" ]; then
   export CHRONOTASKS_BERTSCORE_MODEL
 fi
 chronotasks demo-data --out "$CHRONOTASKS_DATA"
-lmms-eval --model "$MODEL" --tasks "$TASKS" \
-  --include_path "$(chronotasks tasks-path)" \
-  --output_path outputs/quickstart --log_samples
+
+RUN="outputs/quickstart/$(date +%Y%m%d_%H%M%S)"
+evaluate() {  # evaluate OUT TASKS MODEL [MODEL_ARGS]: one lmms-eval run, then check it has results
+  lmms-eval --model "$3" --model_args "${4:-}" --tasks "$2" \
+    --include_path "$(chronotasks tasks-path)" --output_path "$1" --log_samples
+  python3 examples/check_results.py "$1" "$2"
+}
+evaluate "$RUN/main" "$TASKS" "$MODEL"
+# The random baseline answers free-text questions with "", which BERTScore never sees: score a
+# constant non-empty answer too, so MuseBench VQA's BERTScore really runs.
+if [[ ",$TASKS," == *",musebench_vqa,"* && "$MODEL" == "chrono_random" ]]; then
+  evaluate "$RUN/musebench_vqa_constant" musebench_vqa chrono_constant "answer=清代"
+fi
+echo "quickstart: every task has results under $RUN"
