@@ -62,6 +62,13 @@ def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dic
     return json.loads(Path(files[-1]).read_text())
 
 
+@pytest.fixture(scope="session")
+def run_lmms_eval_cli():
+    """``run_lmms_eval`` itself, for runs that pick their own output folder or process count (test
+    modules cannot ``import conftest``: several conftest modules share the name)."""
+    return run_lmms_eval
+
+
 @pytest.fixture
 def lmms_eval_run(demo_root, tmp_path):
     """Call as ``lmms_eval_run("--model", "chrono_random", "--tasks", "x")`` -> results JSON (demo data)."""

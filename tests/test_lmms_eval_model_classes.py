@@ -27,7 +27,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO_ROOT, run_lmms_eval
 from openai_stub import OpenAIStub
 from PIL import Image
 
@@ -38,6 +37,7 @@ VLM_TASKS = "chrono_demo,tabvlm_chrono,chronovision,musebench_vqa"
 LIMIT = 2
 SAME_IMAGE = 0.03  # mean absolute difference (0..1) of 16x16 thumbnails under which two images are the same
 GEN = ("--gen_kwargs", "max_new_tokens=8")
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 _spec = importlib.util.spec_from_file_location("check_results", REPO_ROOT / "examples" / "check_results.py")
 check_results = importlib.util.module_from_spec(_spec)
@@ -189,9 +189,9 @@ def request_text(body: dict) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("model", ["openai", "async_openai"])
-def test_openai_classes_send_each_documents_images_in_order_and_template_text(model, expected, demo_root, tmp_path):
+def test_openai_classes_send_each_documents_images_in_order_and_template_text(model, expected, demo_root, tmp_path, run_lmms_eval_cli):
     with OpenAIStub(responder=lambda body: "A") as stub:
-        results = run_lmms_eval(
+        results = run_lmms_eval_cli(
             "--model", model, "--model_args", f"model=stub-vlm,base_url={stub.base_url},api_key=sk-test",
             "--tasks", VLM_TASKS, "--limit", str(LIMIT), *GEN, data_root=demo_root, output_path=tmp_path / "out",
             extra_env={"CHRONOTASKS_BERTSCORE_MODEL": gt.get_model_path(), "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1"})

@@ -20,7 +20,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_lmms_eval
 from tiny_models import make_tiny_chinese_clip
 
 from chronotasks.data.loading import read_jsonl
@@ -87,14 +86,14 @@ def backend_args(backend: str, run_dir: Path, tiny: dict) -> tuple[list[str], di
 
 @pytest.mark.slow
 @pytest.mark.parametrize("backend", ["chrono_random", "chrono_grayscale_prior", "chrono_constant", "chrono_embed", "chrono_diffusers"])
-def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path):
+def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, run_lmms_eval_cli):
     runs = {}
     for nproc in (1, 2):
         run_dir = tmp_path / f"nproc{nproc}"
         run_dir.mkdir()
         args, env = backend_args(backend, run_dir, tiny_dirs)
         out = run_dir / "out"
-        results = run_lmms_eval(*args, "--log_samples", data_root=demo_root, output_path=out, nproc=nproc,
+        results = run_lmms_eval_cli(*args, "--log_samples", data_root=demo_root, output_path=out, nproc=nproc,
                                 extra_env={"OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1", **env})
         runs[nproc] = (results, logged_samples(out, run_dir), run_dir)
 

@@ -9,8 +9,11 @@ import os
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
-from conftest import REPO_ROOT
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 _spec = importlib.util.spec_from_file_location("check_results", REPO_ROOT / "examples" / "check_results.py")
 check_results = importlib.util.module_from_spec(_spec)

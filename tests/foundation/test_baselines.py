@@ -121,12 +121,10 @@ def test_random_draws_anew_for_each_repeat():
     assert sum(len(set(replies)) > 1 for replies in per_doc) >= 38
 
 
-def _replies(demo_root, out, *args):
+def _replies(run_lmms_eval, demo_root, out, *args):
     """Per document, the list of replies (one per repeat) of a real lmms-eval run of chrono_random."""
     import glob
     import json
-
-    from conftest import run_lmms_eval
 
     # --reasoning_tags none: lmms-eval then logs every repeat's reply, not only the filtered first one
     run_lmms_eval("--model", "chrono_random", "--tasks", "chrono_demo_period", "--limit", "12", "--log_samples",
@@ -137,13 +135,13 @@ def _replies(demo_root, out, *args):
 
 
 @pytest.mark.slow
-def test_random_follows_lmms_eval_seed_and_repeats(demo_root, tmp_path):
-    seed5 = _replies(demo_root, tmp_path / "a", "--seed", "5", "-n", "3")
+def test_random_follows_lmms_eval_seed_and_repeats(demo_root, tmp_path, run_lmms_eval_cli):
+    seed5 = _replies(run_lmms_eval_cli, demo_root, tmp_path / "a", "--seed", "5", "-n", "3")
     assert all(len(replies) == 3 for replies in seed5.values())
     assert sum(len(set(replies)) > 1 for replies in seed5.values()) >= 6  # 4 letters: P(3 equal draws) = 1/16
-    seed6 = _replies(demo_root, tmp_path / "b", "--seed", "6", "-n", "3")
+    seed6 = _replies(run_lmms_eval_cli, demo_root, tmp_path / "b", "--seed", "6", "-n", "3")
     assert [r[0] for r in seed6.values()] != [r[0] for r in seed5.values()]  # --seed changes the draws
     # a seed= model_arg wins over --seed
-    fixed_a = _replies(demo_root, tmp_path / "c", "--seed", "5", "--model_args", "seed=7")
-    fixed_b = _replies(demo_root, tmp_path / "d", "--seed", "6", "--model_args", "seed=7")
+    fixed_a = _replies(run_lmms_eval_cli, demo_root, tmp_path / "c", "--seed", "5", "--model_args", "seed=7")
+    fixed_b = _replies(run_lmms_eval_cli, demo_root, tmp_path / "d", "--seed", "6", "--model_args", "seed=7")
     assert fixed_a == fixed_b and fixed_a != {k: r[:1] for k, r in seed5.items()}
