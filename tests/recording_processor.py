@@ -5,7 +5,7 @@
 ``RecordingQwenProcessor`` is transformers' ``Qwen2_5_VLProcessor``; its ``__call__`` first writes
 down what it was handed — the texts, and each image as a PNG — to RECORD_DIR/calls.jsonl, then
 processes them exactly as its parent does. A checkpoint saved with this class as its processor
-(``tiny_qwen.make_tiny_qwen2_5_vl(..., processor_class=RecordingQwenProcessor)``) names it in its
+(``tiny_vlms.make_tiny_qwen2_5_vl(..., processor_class=RecordingQwenProcessor)``) names it in its
 processor config; this script registers the class with ``AutoProcessor`` before it hands over to
 ``lmms_eval.__main__.cli_evaluate``, so lmms-eval's ``AutoProcessor.from_pretrained(checkpoint)``
 builds it. Nothing of lmms-eval or transformers is replaced: the model class, the chat template,

@@ -1,7 +1,7 @@
 """Every VLM task family through lmms-eval's own model classes, none of ours in between.
 
 - ``--model qwen2_5_vl`` (its chat class) and ``--model qwen2_5_vl --force_simple`` on a tiny
-  random-weight Qwen2.5-VL checkpoint built here (tests/tiny_qwen.py). The checkpoint's processor
+  random-weight Qwen2.5-VL checkpoint built here (tests/tiny_vlms.py). The checkpoint's processor
   is ``RecordingQwenProcessor`` (tests/recording_processor.py): transformers' Qwen2.5-VL processor
   that writes down the texts and images it is handed before processing them as usual.
 - ``--model openai`` and ``--model async_openai`` against the local OpenAI-compatible stub
@@ -124,7 +124,7 @@ def assert_all_tasks_have_results(results: dict) -> None:
 @pytest.fixture(scope="module")
 def tiny_qwen(tmp_path_factory) -> Path:
     from recording_processor import RecordingQwenProcessor
-    from tiny_qwen import make_tiny_qwen2_5_vl
+    from tiny_vlms import make_tiny_qwen2_5_vl
 
     return make_tiny_qwen2_5_vl(tmp_path_factory.mktemp("tiny_qwen") / "ckpt", processor_class=RecordingQwenProcessor)
 

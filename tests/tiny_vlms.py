@@ -1,7 +1,7 @@
 """A tiny random-weight Qwen2.5-VL checkpoint built locally (no hub): config, a byte-level BPE
 tokenizer made with ``tokenizers``, the Qwen2-VL image/video processors and a chat template in the
 shape of Qwen2.5-VL's, saved to a folder that ``from_pretrained(folder)`` loads — the path
-lmms-eval's ``qwen2_5_vl`` and ``huggingface`` classes take. Its replies are random tokens.
+lmms-eval's ``qwen2_5_vl`` class takes. Its replies are random tokens.
 
 Images are cut to at most ``MAX_PIXELS`` (a few 28x28 tiles) so that generation on CPU is quick.
 """
@@ -35,10 +35,9 @@ CHAT_TEMPLATE = (
 )
 
 
-def tiny_qwen_tokenizer():
-    """Byte-level BPE with the 256 byte symbols and no merges (any text tokenizes, one token per
-    UTF-8 byte) plus Qwen's special tokens, as a ``Qwen2TokenizerFast``."""
-    import transformers
+def byte_bpe(special: list[str]):
+    """A ``tokenizers.Tokenizer``: byte-level BPE with the 256 byte symbols and no merges (any text
+    tokenizes, one token per UTF-8 byte), plus ``special`` tokens."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
     from tokenizers.pre_tokenizers import ByteLevel
 
@@ -46,7 +45,15 @@ def tiny_qwen_tokenizer():
     backend = Tokenizer(models.BPE(vocab={s: i for i, s in enumerate(symbols)}, merges=[]))
     backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
     backend.decoder = decoders.ByteLevel()
-    backend.add_special_tokens(SPECIAL)
+    backend.add_special_tokens(special)
+    return backend
+
+
+def tiny_qwen_tokenizer():
+    """``byte_bpe`` with Qwen's special tokens, as a ``Qwen2TokenizerFast``."""
+    import transformers
+
+    backend = byte_bpe(SPECIAL)
     cls = getattr(transformers, "Qwen2TokenizerFast", None) or transformers.Qwen2Tokenizer
     return cls(tokenizer_object=backend, eos_token="<|im_end|>", pad_token="<|endoftext|>", unk_token=None, bos_token=None,
                model_max_length=4096, errors="replace")
@@ -96,3 +103,4 @@ def make_tiny_qwen2_5_vl(out_dir: Path, seed: int = 0, processor_class=None) -> 
     model.save_pretrained(out_dir)
     (out_dir / "tiny_qwen.json").write_text(json.dumps({"built_with_transformers": transformers.__version__}))
     return out_dir
+
