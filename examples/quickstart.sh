@@ -23,8 +23,9 @@ fi
 chronotasks demo-data --out "$CHRONOTASKS_DATA"
 
 RUN="outputs/quickstart/$(date +%Y%m%d_%H%M%S)"
-evaluate() {  # evaluate OUT TASKS MODEL [MODEL_ARGS]: one lmms-eval run, then check it has results
-  lmms-eval --model "$3" --model_args "${4:-}" --tasks "$2" \
+# One lmms-eval run (through the python that pip installed into), then a check that it has results.
+evaluate() {  # evaluate OUT TASKS MODEL [MODEL_ARGS]
+  python3 -m lmms_eval --model "$3" --model_args "${4:-}" --tasks "$2" \
     --include_path "$(chronotasks tasks-path)" --output_path "$1" --log_samples
   python3 examples/check_results.py "$1" "$2"
 }
