@@ -134,6 +134,25 @@ def _replies(run_lmms_eval, demo_root, out, *args):
     return {s["doc_id"]: s.get("resps", [s["filtered_resps"]]) for s in samples}
 
 
+def test_seed_follows_the_random_module_lmms_eval_seeds_unless_given():
+    """lmms-eval's --seed seeds Python's ``random`` just before it builds the model; with no seed=
+    the baseline takes its seed from there (without drawing from it), a seed= model_arg wins."""
+    state = random.getstate()
+    try:
+        random.seed(5)
+        before = random.getstate()
+        five, five_again = RandomBaseline().seed, RandomBaseline().seed
+        assert random.getstate() == before  # nobody else's draws change
+        random.seed(6)
+        six = RandomBaseline().seed
+        assert five == five_again != six
+        assert RandomBaseline(seed=7).seed == 7
+        random.seed(5)
+        assert RandomBaseline(seed=7).seed == 7
+    finally:
+        random.setstate(state)
+
+
 @pytest.mark.slow
 def test_random_follows_lmms_eval_seed_and_repeats(demo_root, tmp_path, run_lmms_eval_cli):
     seed5 = _replies(run_lmms_eval_cli, demo_root, tmp_path / "a", "--seed", "5", "-n", "3")
@@ -141,7 +160,3 @@ def test_random_follows_lmms_eval_seed_and_repeats(demo_root, tmp_path, run_lmms
     assert sum(len(set(replies)) > 1 for replies in seed5.values()) >= 6  # 4 letters: P(3 equal draws) = 1/16
     seed6 = _replies(run_lmms_eval_cli, demo_root, tmp_path / "b", "--seed", "6", "-n", "3")
     assert [r[0] for r in seed6.values()] != [r[0] for r in seed5.values()]  # --seed changes the draws
-    # a seed= model_arg wins over --seed
-    fixed_a = _replies(run_lmms_eval_cli, demo_root, tmp_path / "c", "--seed", "5", "--model_args", "seed=7")
-    fixed_b = _replies(run_lmms_eval_cli, demo_root, tmp_path / "d", "--seed", "6", "--model_args", "seed=7")
-    assert fixed_a == fixed_b and fixed_a != {k: r[:1] for k, r in seed5.items()}
