@@ -2,6 +2,8 @@
 # Install chronotasks and run a real lmms-eval evaluation of the random baseline on the bundled
 # demo data of the VLM benchmarks (TAB-VLM, ChronoVision, MuseBench VQA).
 # Usage: bash examples/quickstart.sh [TASKS] [MODEL]
+# Exits non-zero when any task of the run has no results (lmms-eval itself exits 0 after an
+# evaluation error; examples/check_results.py reads what it wrote).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TASKS="${1:-chrono_demo,tabvlm_chrono,chronovision,musebench_vqa}"
@@ -19,11 +21,22 @@ if [ -z "${CHRONOTASKS_BERTSCORE_MODEL:-}" ]; then
   export CHRONOTASKS_BERTSCORE_MODEL
 fi
 chronotasks demo-data --out "$CHRONOTASKS_DATA"
-lmms-eval --model "$MODEL" --tasks "$TASKS" \
-  --include_path "$(chronotasks tasks-path)" \
-  --output_path outputs/quickstart --log_samples
 
-# One page for all benchmarks (markdown, CSV tables, PNG plots) with 95% bootstrap intervals, from this run.
-RESULTS="$(ls -t $(find outputs/quickstart -name '*_results.json') | head -n 1)"
-chronotasks report "$RESULTS" --out outputs/quickstart/report > /dev/null
-echo "Report: $PWD/outputs/quickstart/report/report.md"
+RUN="outputs/quickstart/$(date +%Y%m%d_%H%M%S)"
+# One lmms-eval run (through the python that pip installed into), then a check that it has results.
+evaluate() {  # evaluate OUT TASKS MODEL [MODEL_ARGS]
+  python3 -m lmms_eval --model "$3" --model_args "${4:-}" --tasks "$2" \
+    --include_path "$(chronotasks tasks-path)" --output_path "$1" --log_samples
+  python3 examples/check_results.py "$1" "$2"
+}
+evaluate "$RUN/main" "$TASKS" "$MODEL"
+# The random baseline answers free-text questions with "", which BERTScore never sees: score a
+# constant non-empty answer too, so MuseBench VQA's BERTScore really runs.
+if [[ ",$TASKS," == *",musebench_vqa,"* && "$MODEL" == "chrono_random" ]]; then
+  evaluate "$RUN/musebench_vqa_constant" musebench_vqa chrono_constant "answer=清代"
+fi
+echo "quickstart: every task has results under $RUN"
+
+# One page for all benchmarks (markdown, CSV tables, PNG plots) with 95% bootstrap intervals over questions.
+chronotasks report "$RUN"/* --out "$RUN/report" > /dev/null
+echo "Report: $PWD/$RUN/report/report.md"

@@ -6,7 +6,12 @@ evaluator fills), read its ``answer_space`` (chronotasks/data/answer_space.py)
 and reply with text a parser reads back.
 
 - ``chrono_random``: uniform over each question's answer space, seeded per
-  (seed, task, doc, repeat) so a run is reproducible and order-independent.
+  (seed, task, doc, repeat) so a run is reproducible, order-independent and the
+  same on any number of processes; each of lmms-eval's ``-n`` repeats draws anew.
+- ``seed``: the ``seed=`` model_arg, else one drawn from Python's ``random``
+  module as lmms-eval's ``--seed`` left it (lmms-eval seeds it with the first
+  ``--seed`` value just before it builds the model), so ``--seed`` changes the
+  draws and the same ``--seed`` repeats them.
 - ``chrono_constant``: always the same reply, given by ``answer=...``.
 - ``chrono_grayscale_prior``: for two-image "which is earlier" questions, picks
   the image with lower colour saturation ("the grayscale photo is older"),
@@ -17,14 +22,15 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections import Counter
 from typing import Any
 
 import numpy as np
 from lmms_eval.api.instance import Instance
-from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from chronotasks.data.answer_space import AnswerSpace
+from model_shims.launcher import LauncherModel
 
 
 def _doc_seed(seed: int, *parts: Any) -> int:
@@ -32,13 +38,21 @@ def _doc_seed(seed: int, *parts: Any) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-class _Baseline(lmms):
+def seed_from_lmms_eval() -> int:
+    """A seed taken from Python's ``random`` module as it stands (seeded by lmms-eval's ``--seed``),
+    read from a copy of its state so that nothing else's draws change."""
+    rng = random.Random()
+    rng.setstate(random.getstate())
+    return rng.getrandbits(63)
+
+
+class _Baseline(LauncherModel):
     """Shared request loop: one reply per generate_until request."""
 
-    def __init__(self, seed: int = 0, **kwargs: Any) -> None:
-        super().__init__()
-        self.seed = int(seed)
-        unknown = {k: v for k, v in kwargs.items() if k not in ("batch_size", "device", "max_batch_size")}
+    def __init__(self, seed: int | None = None, device: str | None = None, **kwargs: Any) -> None:
+        super().__init__(device=device)
+        self.seed = seed_from_lmms_eval() if seed is None or str(seed).lower() in ("", "none") else int(seed)
+        unknown = {k: v for k, v in kwargs.items() if k not in ("batch_size", "max_batch_size")}
         if unknown:
             raise TypeError(f"{type(self).__name__} got unknown model_args: {sorted(unknown)}")
 
@@ -46,17 +60,21 @@ class _Baseline(lmms):
         _, _, _, doc_id, task, split = request.args[:6]
         return self.task_dict[task][split][doc_id]
 
-    def _rng(self, request: Instance) -> random.Random:
+    def _rng(self, request: Instance, repeat: int = 0) -> random.Random:
         _, _, _, doc_id, task, _ = request.args[:6]
-        return random.Random(_doc_seed(self.seed, task, doc_id, request.repeats))
+        return random.Random(_doc_seed(self.seed, task, doc_id, repeat))
 
-    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
+    def answer(self, request: Instance, doc: dict[str, Any], repeat: int = 0) -> str:
         raise NotImplementedError
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
+        # lmms-eval's ``-n K`` sends each request K times: the k-th time a document comes is its repeat k
+        seen: Counter = Counter()
         replies = []
         for request in tqdm(requests, desc=type(self).__name__, disable=self.rank != 0):
-            reply = self.answer(request, self._doc(request))
+            key = tuple(request.args[3:6])  # (doc_id, task, split)
+            reply = self.answer(request, self._doc(request), repeat=seen[key])
+            seen[key] += 1
             replies.append(reply)
             self.cache_hook.add_partial("generate_until", request.args, reply)
         return replies
@@ -75,8 +93,8 @@ class RandomBaseline(_Baseline):
     an abstention that each text metric scores as it scores any empty answer.
     """
 
-    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
-        return AnswerSpace.of_doc(doc).random_reply(self._rng(request))
+    def answer(self, request: Instance, doc: dict[str, Any], repeat: int = 0) -> str:
+        return AnswerSpace.of_doc(doc).random_reply(self._rng(request, repeat))
 
 
 class ConstantBaseline(_Baseline):
@@ -86,7 +104,7 @@ class ConstantBaseline(_Baseline):
         super().__init__(**kwargs)
         self.constant = str(answer)
 
-    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
+    def answer(self, request: Instance, doc: dict[str, Any], repeat: int = 0) -> str:
         return self.constant
 
 
@@ -109,9 +127,9 @@ class GrayscalePriorBaseline(_Baseline):
         super().__init__(**kwargs)
         self.tolerance = float(tolerance)
 
-    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
+    def answer(self, request: Instance, doc: dict[str, Any], repeat: int = 0) -> str:
         space = AnswerSpace.of_doc(doc)
-        rng = self._rng(request)
+        rng = self._rng(request, repeat)
         doc_to_visual = request.args[2]
         options = list(space.choices) if space.kind == "choice" else list(space.letters) if space.kind == "letter" else []
         if len(options) == 2:

@@ -19,22 +19,23 @@ one image and the reply is lmms-eval's generation convention, a JSON string
   final name. Each call appends {"generated", "cached"} counts to
   ``output_dir/generation_log.jsonl``.
 - Distributed: lmms-eval gives each rank its own shard of the requests
-  (``rank``/``world_size`` come from the Accelerator, as in other lmms-eval
-  models); each rank generates only its shard into the shared cache.
+  (``rank``/``world_size``/``device`` come from the Accelerator, as in other
+  lmms-eval models: ``launcher.LauncherModel``); each rank generates only its
+  shard into the shared cache, under names unique to the writer then renamed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
 
 from lmms_eval.api.instance import Instance
-from lmms_eval.api.model import lmms
 from tqdm import tqdm
+
+from model_shims.launcher import LauncherModel, write_atomically
 
 _SETTING_KEYS = ("num_inference_steps", "guidance_scale", "height", "width", "dtype")
 
@@ -59,7 +60,7 @@ def _none_or(value: Any, cast):
     return cast(value)
 
 
-class DiffusersT2I(lmms):
+class DiffusersT2I(LauncherModel):
     """A diffusers text-to-image pipeline as an lmms-eval generation model."""
 
     def __init__(
@@ -77,19 +78,14 @@ class DiffusersT2I(lmms):
         pipeline_class: str = "auto",
         **kwargs: Any,
     ) -> None:
-        super().__init__()
         self.judge_config = {k: v for k, v in kwargs.items() if k == "judge" or k.startswith("judge_")}
         unknown = sorted(k for k in kwargs if k not in self.judge_config and k not in ("max_batch_size",))
         if unknown:
             raise TypeError(f"chrono_diffusers got unknown model_args: {unknown}")
+        super().__init__(device=device)
         import torch
-        from accelerate import Accelerator
 
-        accelerator = Accelerator()
-        self.accelerator = accelerator
-        self._rank = accelerator.process_index
-        self._world_size = accelerator.num_processes
-        self.device_name = device or str(accelerator.device)
+        self.device_name = str(self.device)
         self.pretrained = str(pretrained)
         local = Path(self.pretrained).expanduser()
         self.model_id = str(local.resolve()) if local.exists() else self.pretrained
@@ -125,14 +121,6 @@ class DiffusersT2I(lmms):
         return cls(**args, **extra)
 
     @property
-    def rank(self) -> int:
-        return self._rank
-
-    @property
-    def world_size(self) -> int:
-        return self._world_size
-
-    @property
     def batch_size(self) -> int:
         return self.batch_size_per_device
 
@@ -159,14 +147,9 @@ class DiffusersT2I(lmms):
         return self.image_dir / key[:2] / f"{key}.png"
 
     def _save(self, image, path: Path, prompt: str) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        image.save(tmp, format="PNG")
-        os.replace(tmp, path)
+        write_atomically(path, lambda handle: image.save(handle, format="PNG"))
         meta = {"model": self.model_id, "prompt": prompt, "seed": self.seed, "prompt_seed": prompt_seed(self.seed, prompt), **self.settings}
-        meta_tmp = path.with_name(f".{path.stem}.{os.getpid()}.json.tmp")
-        meta_tmp.write_text(json.dumps(meta, ensure_ascii=False))
-        os.replace(meta_tmp, path.with_suffix(".json"))
+        write_atomically(path.with_suffix(".json"), lambda handle: handle.write(json.dumps(meta, ensure_ascii=False).encode()))
 
     def _generate_batch(self, prompts: list[str]) -> list:
         import torch

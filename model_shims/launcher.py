@@ -1,0 +1,70 @@
+"""What lmms-eval's launcher expects of a model, shared by every backend of ours.
+
+lmms-eval 0.7.3 runs a model in one process or in N (``torchrun --nproc_per_node N -m lmms_eval``
+or ``accelerate launch -m lmms_eval``). Its ``__main__`` starts accelerate's ``Accelerator``, which
+joins the process group the launcher set up; with N processes the evaluator then reads
+``lm.device`` (the device of the tensors it all-gathers: CUDA under NCCL, CPU under gloo),
+``lm.rank`` / ``lm.world_size`` (which shard of the documents this process answers) and, on the
+accelerate path, ``lm.accelerator``. ``LauncherModel`` sets all four the way lmms-eval's own model
+classes do, from an ``Accelerator`` of this process.
+
+Files that several processes may write at once (corpus-embedding and image caches) go through
+``write_atomically``: a temporary name unique to the writer beside the target, then ``os.replace``,
+so a reader sees the old file, or the whole new one, and never a part.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO
+
+from lmms_eval.api.model import lmms
+
+
+class LauncherModel(lmms):
+    """An lmms-eval model with ``accelerator``, ``rank``, ``world_size`` and ``device`` set.
+
+    ``device``: the model's device when one process runs (``None``: the accelerator's, i.e. the GPU
+    if there is one, else the CPU). With several processes each uses its accelerator's device (its
+    own GPU, or the CPU), as lmms-eval's classes do.
+    """
+
+    def __init__(self, device: str | None = None) -> None:
+        super().__init__()
+        import torch
+        from accelerate import Accelerator
+
+        self.accelerator = Accelerator()
+        self._rank = self.accelerator.process_index
+        self._world_size = self.accelerator.num_processes
+        if self._world_size > 1 or not device:
+            self._device = self.accelerator.device
+        else:
+            self._device = torch.device(device)
+
+    @property
+    def device(self):
+        return self._device
+
+
+def temporary_path(target: Path) -> Path:
+    """A hidden name beside ``target`` that no other process or thread uses."""
+    return target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:12]}.tmp")
+
+
+def write_atomically(target: Path, write: Callable[[IO[bytes]], object]) -> Path:
+    """Write ``target`` through ``write(binary_handle)`` under a temporary name, then rename it."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = temporary_path(target)
+    try:
+        with open(tmp, "wb") as handle:
+            write(handle)
+        os.replace(tmp, target)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return target
