@@ -70,8 +70,7 @@ def write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     with open(tmp, "w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        handle.writelines(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
     os.replace(tmp, path)
 
 
@@ -89,6 +88,7 @@ def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = (
             f"`chronotasks prepare {benchmark}` (data root: ${DATA_ENV}={os.environ.get(DATA_ENV)})"
         )
     records = read_jsonl(path)
+    resolve = _path_resolver(folder)
     for number, record in enumerate(records, start=1):
         missing = [name for name in required if name not in record]
         if missing:
@@ -96,12 +96,29 @@ def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = (
         if "images" in record:
             if not isinstance(record["images"], list):
                 raise DataError(f"{path}: record {record.get('id')!r}: field 'images' must be a list of paths")
-            record["images"] = [str((folder / rel).resolve()) for rel in record["images"]]
+            record["images"] = [resolve(rel) for rel in record["images"]]
     for record in records:  # nested values are stored as JSON text so every task has a flat, typed schema
         for key, value in list(record.items()):
             if isinstance(value, dict):
                 record[key] = json.dumps(value, ensure_ascii=False)
     return datasets.Dataset.from_list(records)
+
+
+def _path_resolver(folder: Path) -> Callable[[str], str]:
+    """``rel -> absolute path`` under ``folder``, resolving each distinct parent folder once
+    (``Path.resolve`` per image costs a system call per path component; a task has few folders
+    and many images). Symlinked folders and ``..`` are resolved; the file name is kept."""
+    resolved: dict[str, str] = {}
+
+    def resolve(rel: str) -> str:
+        parent, name = os.path.split(os.path.join(folder, rel))
+        if name in ("", ".", ".."):
+            return str(Path(parent, name).resolve())
+        if parent not in resolved:
+            resolved[parent] = str(Path(parent).resolve())
+        return os.path.join(resolved[parent], name)
+
+    return resolve
 
 
 def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",)) -> Callable:
@@ -123,6 +140,9 @@ def open_image(path: str, record_id: Any = "?", field: str = "images", mode: str
         with Image.open(path) as image:
             if draft:
                 image.draft(mode, draft)
+            if image.mode == mode and not getattr(image, "is_animated", False):  # decode in place, no converted copy
+                image.load()
+                return image
             return image.convert(mode)
     except FileNotFoundError as err:
         raise DataError(f"record {record_id!r}, field {field!r}: image file {path} does not exist") from err
