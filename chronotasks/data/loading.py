@@ -105,18 +105,18 @@ def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = (
 
 
 def _path_resolver(folder: Path) -> Callable[[str], str]:
-    """``rel -> absolute path`` under ``folder``, resolving each distinct parent folder once
-    (``Path.resolve`` per image costs a system call per path component; a task has few folders
-    and many images). Symlinked folders and ``..`` are resolved; the file name is kept."""
+    """``rel -> absolute path`` under ``folder``, as ``str((folder / rel).resolve())`` gives it for a
+    file that is not itself a symlink, resolving each distinct parent folder once (``Path.resolve``
+    per image costs a system call per path component; a task has few folders and many images)."""
     resolved: dict[str, str] = {}
 
     def resolve(rel: str) -> str:
-        parent, name = os.path.split(os.path.join(folder, rel))
+        head, _, name = rel.rpartition("/")
         if name in ("", ".", ".."):
-            return str(Path(parent, name).resolve())
-        if parent not in resolved:
-            resolved[parent] = str(Path(parent).resolve())
-        return os.path.join(resolved[parent], name)
+            return str((folder / rel).resolve())
+        if head not in resolved:
+            resolved[head] = str((folder / head).resolve()) if head else str(folder.resolve())
+        return os.path.join(resolved[head], name)
 
     return resolve
 

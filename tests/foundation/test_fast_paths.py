@@ -24,7 +24,7 @@ def test_task_image_paths_equal_path_resolve(tmp_path, monkeypatch):
     (tmp_path / "elsewhere").mkdir()
     os.symlink(tmp_path / "elsewhere", bench / "linked")  # a symlinked image folder
     rels = ["images/a.png", "images/sub/b.png", "./images//c.png", "images/sub/../d.png", "../bench/images/e.png",
-            "linked/f.png", str(tmp_path / "absolute.png")]
+            "linked/f.png", str(tmp_path / "absolute.png"), "top.png", "images/sub/.."]
     write_jsonl(bench / "t.jsonl", [{"id": f"r{i}", "images": rels[i:] + rels[:i]} for i in range(len(rels))])
     monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path / "data"))
     docs = load_task_docs("bench", "t.jsonl")
