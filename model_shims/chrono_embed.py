@@ -285,7 +285,8 @@ class ChronoEmbed(lmms):
                 for n in batch:
                     doc_images = requests[n].args[2](docs[n])
                     if len(doc_images) != 1:
-                        raise ValueError(f"chrono_embed: image query {docs[n].get('id')!r} must have exactly one image, has {len(doc_images)}")
+                        raise ValueError(f"chrono_embed: image query {docs[n].get('id')!r} must have exactly one image, "
+                                         f"has {len(doc_images)}")
                     images.append(doc_images[0])
                 queries = self.embed_images(images)
             else:  # text queries

@@ -15,7 +15,7 @@ Demo data (``chronotasks demo-data``) is scaled up: every task file of a family 
    ``doc_to_visual`` (opening the record's images; a VLM calls it, chrono_random does not) is shown
    beside it, not in the share.
 2. whole runs: ``python -m lmms_eval --model chrono_random --tasks FAMILY`` in a subprocess at each
-   --records size: wall time and peak RSS (``os.wait4``). The per-record run time is the slope
+   --records size (--repeats times; the fastest counts): wall time and peak RSS (``os.wait4``). The per-record run time is the slope
    between the two sizes (lmms-eval's start-up cancels out); RSS per 1,000 records is the slope of
    the peaks (flat = close to 0; lmms-eval itself keeps every request and result in memory).
 
@@ -29,7 +29,6 @@ import argparse
 import json
 import os
 import platform
-import random
 import shutil
 import subprocess
 import sys
@@ -133,6 +132,13 @@ def whole_run(family: str, data_root: Path, work: Path, threads: int) -> tuple[f
     return wall, usage.ru_maxrss / 1024, status
 
 
+def best_run(family: str, data_root: Path, work: Path, threads: int, repeats: int) -> tuple[float, float, int]:
+    """The fastest of ``repeats`` whole runs (start-up time varies on a shared machine), its peak RSS
+    the largest, its status the worst."""
+    runs = [whole_run(family, data_root, work, threads) for _ in range(repeats)]
+    return min(r[0] for r in runs), max(r[1] for r in runs), max(r[2] for r in runs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--records", type=int, nargs=2, default=[500, 5000], metavar=("SMALL", "LARGE"),
@@ -140,6 +146,7 @@ def main() -> None:
     parser.add_argument("--families", nargs="+", default=list(FAMILIES), choices=list(FAMILIES))
     parser.add_argument("--no-runs", action="store_true", help="only our hooks, no lmms-eval subprocess runs")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--repeats", type=int, default=2, help="whole runs per size; the fastest counts")
     args = parser.parse_args()
     os.environ.update(OMP_NUM_THREADS=str(args.threads), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
     import torch
@@ -163,7 +170,7 @@ def main() -> None:
             ours = sum(hooks[s] for s in ("process_docs", "doc_to_text", "model", "process_results", "aggregations"))
             row = {"family": family, "records": hooks["records"], **{k: v for k, v in hooks.items() if k != "records"}, "ours": ours}
             if not args.no_runs:
-                (t1, m1, s1), (t2, m2, s2) = (whole_run(family, roots[n], work, args.threads) for n in (small, large))
+                (t1, m1, s1), (t2, m2, s2) = (best_run(family, roots[n], work, args.threads, args.repeats) for n in (small, large))
                 records = (hooks["records"] * small // large, hooks["records"])  # every task file scales alike
                 row.update(run_small_s=t1, run_large_s=t2, run_ms=(t2 - t1) / (records[1] - records[0]) * 1e3, rss_small=m1,
                            rss_large=m2, rss_per_1k=(m2 - m1) / (records[1] - records[0]) * 1e3, status=max(s1, s2), run_records=records)
@@ -189,7 +196,8 @@ def print_table(rows: list[dict], no_runs: bool) -> None:
         for r in rows:
             share = r["ours"] / r["run_ms"] if r["run_ms"] > 0 else float("nan")
             print(f"| {r['family']} | {r['run_records'][0]:,}, {r['run_records'][1]:,} | {r['run_small_s']:.1f}, {r['run_large_s']:.1f} "
-                  f"| {r['run_ms']:.3f} | {share:.0%} | {r['rss_small']:.0f}, {r['rss_large']:.0f} | {r['rss_per_1k']:.1f} | {r['status']} |")
+                  f"| {r['run_ms']:.3f} | {share:.0%} | {r['rss_small']:.0f}, {r['rss_large']:.0f} | {r['rss_per_1k']:.1f} "
+                  f"| {r['status']} |")
     worst = max(rows, key=lambda r: r["ours"])
     print(f"\nRESULT our share per record: max {worst['ours']:.3f} ms ({worst['family']}); target <= {TARGET_MS} ms: "
           f"{'met' if worst['ours'] <= TARGET_MS else 'NOT met'} on every family" if all(r["ours"] <= TARGET_MS for r in rows)
