@@ -98,3 +98,19 @@ def test_block_ranking_equals_one_search_over_all_queries():
         found = np.concatenate([f for _, f in blocks])
         assert owners == list(range(123)) and np.array_equal(found, one_call)
     assert list(rank_in_blocks(index, iter([]), 10)) == []
+
+
+def test_faiss_gpu_setting_falls_back_or_says_why():
+    """faiss_gpu=auto keeps the index on the CPU without a CUDA device or a GPU build of faiss;
+    faiss_gpu=true there is an error naming what is missing (the GPU path itself needs a GPU)."""
+    import faiss
+
+    from model_shims.chrono_embed import build_index, gpu_faiss_available
+
+    vectors = np.eye(4, dtype=np.float32)
+    assert isinstance(build_index(vectors, "cpu", "auto"), faiss.IndexFlatIP)
+    assert isinstance(build_index(vectors, "cuda:0", "false"), faiss.IndexFlatIP)
+    if not gpu_faiss_available():
+        assert isinstance(build_index(vectors, "cuda:0", "auto"), faiss.IndexFlatIP)
+        with pytest.raises(RuntimeError, match="faiss-gpu"):
+            build_index(vectors, "cuda:0", "true")
