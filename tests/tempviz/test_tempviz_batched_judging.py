@@ -172,3 +172,18 @@ def test_invalid_judge_settings_in_a_valid_reply_are_counted(generated):
         metrics = utils.process_results(doc, [reply])
         assert utils.generation_failure([metrics["generation_failure"]]) == 1.0, reply
     assert utils.process_results(doc, []) ["acceptance"]["generation_error"]  # no reply at all
+
+
+def test_unreadable_image_in_a_batch_is_that_samples_generation_failure(models, generated, tmp_path):
+    truncated = tmp_path / "truncated.png"
+    truncated.write_bytes(Path(generated[0][0]).read_bytes()[:40])
+    not_an_image = tmp_path / "notes.png"
+    not_an_image.write_text("not an image")
+    pairs = [generated[1], (str(truncated), _doc(50)), generated[2], (str(not_an_image), _doc(51)), generated[3]]
+    config = JudgeConfig.from_mapping({"judge": "clipscore", "judge_model": str(models["clip"]), "judge_threshold": "0",
+                                       "judge_batch_size": "2", "judge_device": "cpu"})
+    verdicts = judge_batch(pairs, config)
+    assert [v["generation_failure"] for v in verdicts] == [False, True, False, True, False]
+    assert "truncated.png" in verdicts[1]["error"] and verdicts[1]["accept"] is None
+    for n in (0, 2, 4):
+        assert verdicts[n]["score"] == pytest.approx(judge_image(*pairs[n], config)["score"], abs=1e-5)

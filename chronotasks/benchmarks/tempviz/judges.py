@@ -318,16 +318,41 @@ def _api_verdict(pair: tuple[str, dict[str, Any]], config: JudgeConfig) -> dict[
         return _failure("generation", error)
 
 
-def _model_verdicts(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig) -> list[dict[str, Any]]:
+def _open_images(pairs: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """The decoded images of a batch; a ``DataError`` in place of one that cannot be read."""
+    opened: list[Any] = []
+    for image_path, doc in pairs:
+        try:
+            opened.append(open_image(image_path, doc.get("id", "?")))
+        except DataError as error:
+            opened.append(error)
+    return opened
+
+
+def _decoded(chunks: list[list[tuple[str, dict[str, Any]]]]):
+    """Each chunk with its decoded images; with several chunks, the next one is decoded in a
+    thread while the model judges this one (the decoder releases the GIL)."""
+    if len(chunks) == 1:
+        yield chunks[0], _open_images(chunks[0])
+        return
+    with ThreadPoolExecutor(max_workers=1) as loader:
+        upcoming = loader.submit(_open_images, chunks[0]) if chunks else None
+        for number, chunk in enumerate(chunks):
+            opened = upcoming.result()
+            if number + 1 < len(chunks):
+                upcoming = loader.submit(_open_images, chunks[number + 1])
+            yield chunk, opened
+
+
+def _model_verdicts(pairs: list[tuple[str, dict[str, Any]]], opened: list[Any], config: JudgeConfig) -> list[dict[str, Any]]:
     """One batch of CLIPScore / caption verdicts: one model call per model for the whole batch."""
     verdicts: list[dict[str, Any] | None] = [None] * len(pairs)
     images, texts, slots = [], [], []
-    for n, (image_path, doc) in enumerate(pairs):
-        try:
-            images.append(open_image(image_path, doc.get("id", "?")))
-        except DataError as error:
-            verdicts[n] = _failure("generation", error)
+    for n, ((_, doc), image) in enumerate(zip(pairs, opened)):
+        if isinstance(image, DataError):
+            verdicts[n] = _failure("generation", image)
             continue
+        images.append(image)
         texts.append(doc.get("prompt_body") or strip_imperative(doc["prompt"]))
         slots.append(n)
     if slots:
@@ -358,10 +383,10 @@ def judge_batch(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig, pr
                 if progress is not None:
                     progress.update(1)
     else:
+        chunks = [pairs[start : start + config.batch_size] for start in range(0, len(pairs), config.batch_size)]
         verdicts = []
-        for start in range(0, len(pairs), config.batch_size):
-            chunk = pairs[start : start + config.batch_size]
-            verdicts += _model_verdicts(chunk, config)
+        for chunk, opened in _decoded(chunks):
+            verdicts += _model_verdicts(chunk, opened, config)
             if progress is not None:
                 progress.update(len(chunk))
     with _LOCK:
