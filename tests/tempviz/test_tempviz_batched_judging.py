@@ -158,14 +158,16 @@ def test_failed_api_judgement_is_counted_and_the_run_goes_on(generated, tmp_path
     '{"images": [null]}', '{"judge": "x"}', "1" * 5000, "[" * 100000, "[]", "null", '"a string"', '{"images": "a.png"}',
     '{"images": []}', '{"images": [{"path": "a.png"}]}', "", None, 42, ["a.png"],
 ])
-def test_invalid_replies_are_counted_generation_failures(reply):
+def test_invalid_replies_are_counted_generation_failures(reply, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the per-sample record goes to ./chrono_judge_cache (no judge_cache_dir here)
     metrics = utils.process_results(_doc(0), [reply])
     values = {name: getattr(utils, name)([metrics[name]]) for name in utils.METRICS}
     assert values["generation_failure"] == 1.0 and values["acceptance"] == 0.0 and values["judge_failure"] == 0.0
     assert metrics["acceptance"]["verdict"]["error"]
 
 
-def test_invalid_judge_settings_in_a_valid_reply_are_counted(generated):
+def test_invalid_judge_settings_in_a_valid_reply_are_counted(generated, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     path, doc = generated[0]
     for reply in (json.dumps({"images": [path], "judge": "x"}), _reply(path, judge="no-such-judge"),
                   json.dumps({"images": [path], "judge": {"judge_threshold": [1]}}), _reply(path, judge_batch_size="0")):

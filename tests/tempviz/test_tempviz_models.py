@@ -161,7 +161,8 @@ def test_vlm_direct_standard_prompt_cached(image_path, tmp_path):
         assert len(stub.requests) == 2  # the second judgment came from the disk cache
 
 
-def test_vlm_direct_judging_prompt_3_shot_graded(image_path, tmp_path):
+def test_vlm_direct_judging_prompt_3_shot_graded(image_path, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # replies without judge settings keep their per-sample record in ./chrono_judge_cache
     shots = tmp_path / "shots.jsonl"
     shots.write_text(
         "\n".join(
