@@ -15,7 +15,12 @@ text for an image corpus. The reply to each request is JSON ``{"ranked": [ids, b
   tested with tiny CLIPModel and ChineseCLIPModel checkpoints.
 - Corpus: embedded once per (model, corpus file content, settings) in batches with a progress
   bar, L2-normalised, cached on disk as ``.npy`` (``cache_dir``; reruns and other tasks that
-  share the corpus reuse it) and indexed with faiss ``IndexFlatIP`` (exact cosine).
+  share the corpus reuse it) and indexed with faiss ``IndexFlatIP`` (exact cosine); on a GPU
+  when the model runs on CUDA and faiss has GPU support (``faiss_gpu=auto``, the default;
+  ``faiss_gpu=false`` keeps it on the CPU).
+- Queries: embedded ``embed_batch_size`` at a time, ranked ``search_block`` (16,384) at a time:
+  one faiss call per block, as fast as one call for all queries, memory bounded
+  (``SEARCH_BLOCK``; ``perf/musebench_retrieval_scaling.py`` measures it at MuseBench scale).
 - Multi-view artifacts (image corpus): each view embedding is L2-normalised, the views of an
   artifact are averaged and the mean is L2-normalised again (``scoring.retrieval.pool_views``);
   images are streamed ``batch_size`` at a time, and views are summed into a per-artifact
@@ -33,6 +38,7 @@ import hashlib
 import json
 import os
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -56,14 +62,43 @@ def _file_sha(path: Path) -> str:
     return digest.hexdigest()
 
 
-def build_index(vectors: np.ndarray):
-    """A faiss inner-product index over L2-normalised float32 rows."""
+SEARCH_BLOCK = 16384
+"""Queries per faiss call. faiss's flat search tiles a call itself (4,096 queries x 1,024 corpus
+rows per BLAS product), so one call per 16k queries runs as fast as one call for all of them
+(perf/musebench_retrieval_scaling.py), while memory stays bounded: the block's query vectors
+(16,384 x dim x 4 bytes: 32 MiB at dim 512), its top-k results (16,384 x k x 12 bytes) and faiss's
+own tiles (about 16 MiB), whatever the number of queries."""
+
+
+def build_index(vectors: np.ndarray, device: str | None = None, use_gpu: str | bool = "auto"):
+    """A faiss inner-product index over L2-normalised float32 rows (exact: ``IndexFlatIP``).
+
+    On a CUDA ``device`` and with a faiss built with GPU support (``faiss-gpu``), ``use_gpu``
+    "auto"/True moves the index to that GPU (exact too; top-k up to 2,048); otherwise, or with
+    ``use_gpu=False``, it stays on the CPU.
+    """
     import faiss
 
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     index = faiss.IndexFlatIP(vectors.shape[1])
     index.add(vectors)
+    wanted = str(use_gpu).lower() not in ("false", "0", "no", "cpu")
+    if wanted and device and str(device).startswith("cuda") and gpu_faiss_available():
+        resources = faiss.StandardGpuResources()
+        gpu = int(str(device).split(":")[1]) if ":" in str(device) else 0
+        gpu_index = faiss.index_cpu_to_gpu(resources, gpu, index)
+        gpu_index.chrono_resources = resources  # the GPU memory pool must live as long as the index
+        return gpu_index
+    if str(use_gpu).lower() in ("true", "1", "yes", "gpu"):
+        raise RuntimeError(f"chrono_embed: faiss_gpu={use_gpu} needs a faiss built with GPU support (faiss-gpu) and a cuda device, "
+                           f"have device={device!r}, GPUs seen by faiss: {getattr(faiss, 'get_num_gpus', lambda: 0)()}")
     return index
+
+
+def gpu_faiss_available() -> bool:
+    import faiss
+
+    return hasattr(faiss, "StandardGpuResources") and getattr(faiss, "get_num_gpus", lambda: 0)() > 0
 
 
 def search(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -72,9 +107,40 @@ def search(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
 
 
+def rank_in_blocks(index, batches: Iterable[tuple[list[Any], np.ndarray]], k: int,
+                   block: int = SEARCH_BLOCK) -> Iterator[tuple[list[Any], np.ndarray]]:
+    """Rank streamed query batches in blocks: one faiss search per ``block`` queries.
+
+    ``batches`` yields ``(owners, vectors)`` as the encoder produces them (a few dozen queries
+    each); they are copied into one ``block x dim`` buffer, which is searched when full (and once
+    more for the rest). Yields ``(owners, top-k corpus indices)`` per block, in input order; the
+    rankings are those of one search over all queries.
+    """
+    buffer: np.ndarray | None = None
+    owners: list[Any] = []
+    for batch_owners, vectors in batches:
+        vectors = np.asarray(vectors, dtype=np.float32)
+        if len(batch_owners) != len(vectors):
+            raise ValueError(f"{len(batch_owners)} owners for {len(vectors)} query vectors")
+        if buffer is None:
+            buffer = np.empty((block, vectors.shape[1]), np.float32)
+        done = 0
+        while done < len(vectors):
+            take = min(block - len(owners), len(vectors) - done)
+            buffer[len(owners):len(owners) + take] = vectors[done:done + take]
+            owners.extend(batch_owners[done:done + take])
+            done += take
+            if len(owners) == block:
+                yield owners, search(index, buffer, k)[1]
+                owners = []
+    if owners:
+        yield owners, search(index, buffer[:len(owners)], k)[1]
+
+
 class ChronoEmbed(LauncherModel):
     def __init__(self, pretrained: str, embed_batch_size: int = 32, device: str | None = None, top_k: int = 10,
-                 cache_dir: str | None = None, max_text_length: int | None = None, dtype: str = "float32", **kwargs: Any) -> None:
+                 cache_dir: str | None = None, max_text_length: int | None = None, dtype: str = "float32",
+                 search_block: int = SEARCH_BLOCK, faiss_gpu: str = "auto", **kwargs: Any) -> None:
         super().__init__(device=device)
         import torch
         from transformers import AutoModel, AutoProcessor
@@ -87,6 +153,8 @@ class ChronoEmbed(LauncherModel):
         self.pretrained = str(pretrained)
         self.batch_size_per_gpu = int(embed_batch_size)
         self.top_k = int(top_k)
+        self.search_block = int(search_block)
+        self.faiss_gpu = faiss_gpu
         self.device_name = str(self.device)
         self.cache_dir = Path(cache_dir) if cache_dir else default_cache_dir()
         self._torch = torch
@@ -182,7 +250,7 @@ class ChronoEmbed(LauncherModel):
         key = (corpus, modality)
         if key not in self._indexes:
             ids, vectors = self.corpus_embeddings(Path(corpus), modality, Path(root))
-            self._indexes[key] = (ids, build_index(vectors))
+            self._indexes[key] = (ids, build_index(vectors, self.device_name, self.faiss_gpu))
         return self._indexes[key]
 
     # -- lmms-eval API ----------------------------------------------------------------------
@@ -201,27 +269,32 @@ class ChronoEmbed(LauncherModel):
         progress = tqdm(total=len(requests), desc="chrono_embed queries", disable=self.rank != 0)
         for (corpus, modality, root), members in groups.items():
             ids, index = self._index(corpus, modality, root)
-            for start in range(0, len(members), self.batch_size_per_gpu):
-                batch = members[start:start + self.batch_size_per_gpu]
-                if modality == "text":  # image queries
-                    images, owners = [], []
-                    for n in batch:
-                        doc_images = requests[n].args[2](docs[n])
-                        if len(doc_images) != 1:
-                            raise ValueError(f"chrono_embed: image query {docs[n].get('id')!r} must have exactly one image, has {len(doc_images)}")
-                        images.append(doc_images[0])
-                        owners.append(n)
-                    queries = self.embed_images(images)
-                else:  # text queries
-                    owners = batch
-                    queries = self.embed_texts([requests[n].args[0] for n in batch])
-                _, found = search(index, queries, self.top_k)
+            batches = self._query_batches(requests, docs, members, modality, progress)
+            for owners, found in rank_in_blocks(index, batches, self.top_k, self.search_block):
                 for n, row in zip(owners, found):
                     replies[n] = json.dumps({"ranked": [ids[j] for j in row if j >= 0]}, ensure_ascii=False)
                     self.cache_hook.add_partial("generate_until", requests[n].args, replies[n])
-                progress.update(len(batch))
         progress.close()
         return [r if r is not None else "" for r in replies]
+
+    def _query_batches(self, requests: list[Instance], docs: list[dict], members: list[int], modality: str,
+                       progress) -> Iterator[tuple[list[int], np.ndarray]]:
+        """(request numbers, query embeddings) of ``members``, ``embed_batch_size`` at a time."""
+        for start in range(0, len(members), self.batch_size_per_gpu):
+            batch = members[start:start + self.batch_size_per_gpu]
+            if modality == "text":  # image queries
+                images = []
+                for n in batch:
+                    doc_images = requests[n].args[2](docs[n])
+                    if len(doc_images) != 1:
+                        raise ValueError(f"chrono_embed: image query {docs[n].get('id')!r} must have exactly one image, "
+                                         f"has {len(doc_images)}")
+                    images.append(doc_images[0])
+                queries = self.embed_images(images)
+            else:  # text queries
+                queries = self.embed_texts([requests[n].args[0] for n in batch])
+            progress.update(len(batch))
+            yield batch, queries
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[str]:
         return self.generate_until(requests)

@@ -127,8 +127,7 @@ def write_jsonl(path: Path, records: list[dict[str, Any]]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8") as handle:
-        for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        handle.writelines(json.dumps(record, ensure_ascii=False) + "\n" for record in records)
     os.replace(tmp, path)
 
 
@@ -216,9 +215,10 @@ def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = (
         raise DataError(f"{path}: no records (the file is empty); write it again with {prepare_hint(benchmark)}")
     check_records(path, numbered, required)
     records = [record for _, record in numbered]
+    resolve = _path_resolver(folder)
     for record in records:
         if "images" in record:
-            record["images"] = [str((folder / rel).resolve()) for rel in record["images"]]
+            record["images"] = [resolve(rel) for rel in record["images"]]
     _warn_missing_images(path, records)
     _note_demo_data(folder)
     for record in records:  # nested values are stored as JSON text so every task has a flat, typed schema
@@ -235,6 +235,23 @@ def _warn_missing_images(path: Path, records: list[dict[str, Any]]) -> None:
         logger.warning("%s: %d image file(s) do not exist (%s%s); those samples are scored wrong and counted in "
                        "image_failure. `chronotasks check-data` lists every problem.", path, len(missing), shown,
                        ", ..." if len(missing) > 5 else "")
+
+
+def _path_resolver(folder: Path) -> Callable[[str], str]:
+    """``rel -> absolute path`` under ``folder``, as ``str((folder / rel).resolve())`` gives it for a
+    file that is not itself a symlink, resolving each distinct parent folder once (``Path.resolve``
+    per image costs a system call per path component; a task has few folders and many images)."""
+    resolved: dict[str, str] = {}
+
+    def resolve(rel: str) -> str:
+        head, _, name = rel.rpartition("/")
+        if name in ("", ".", ".."):
+            return str((folder / rel).resolve())
+        if head not in resolved:
+            resolved[head] = str((folder / head).resolve()) if head else str(folder.resolve())
+        return os.path.join(resolved[head], name)
+
+    return resolve
 
 
 def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",)) -> Callable:
@@ -274,6 +291,9 @@ def open_image(path: str, record_id: Any = "?", field: str = "images", mode: str
         with strict_decoding(), Image.open(path) as image:
             if draft:
                 image.draft(mode, draft)
+            if image.mode == mode and not getattr(image, "is_animated", False):  # decode in place, no converted copy
+                image.load()
+                return image
             return image.convert(mode)
     except FileNotFoundError as err:
         raise DataError(f"record {record_id!r}, field {field!r}: image file {path} does not exist") from err

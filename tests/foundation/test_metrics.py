@@ -55,6 +55,31 @@ def test_kendall_tau_hand_values():
         kendall_tau(list("ABCE"), list("ABCD"))
 
 
+def test_kendall_tau_fast_path_equals_scipy_exactly():
+    """The short-ranking path gives scipy.stats.kendalltau's float, bit for bit: every permutation
+    of 2..7 items, random ones up to the 64-item limit, and just above it (scipy itself)."""
+    import itertools
+    import random
+
+    from scipy import stats
+
+    def scipy_tau(pred, gold):
+        rank = {item: i for i, item in enumerate(gold)}
+        return float(stats.kendalltau([rank[x] for x in pred], range(len(gold))).statistic)
+
+    rng = random.Random(0)
+    cases = [(list(p), list(range(n))) for n in range(2, 8) for p in itertools.permutations(range(n))]
+    for n in (10, 33, 64, 65, 80):
+        for _ in range(20):
+            gold = [f"item{i}" for i in range(n)]
+            cases.append((rng.sample(gold, n), gold))
+    for pred, gold in cases:
+        assert kendall_tau(pred, gold) == scipy_tau(pred, gold), (pred, gold)
+    # a gold order with a repeated item (ties) and a one-item ranking are left to scipy
+    assert kendall_tau(list("ABAC"), list("AABC")) == scipy_tau(list("ABAC"), list("AABC"))
+    assert math.isnan(kendall_tau(["A"], ["A"]))
+
+
 def test_multilabel_f1_and_jaccard():
     # P={A,C}, G={A,B}: |P∩G|=1 -> F1 = 2*1/(2+2) = 0.5, Jaccard = 1/3
     assert multilabel_f1({"A", "C"}, {"A", "B"}) == pytest.approx(0.5)

@@ -72,3 +72,45 @@ def test_clip_model_faiss_ranking_matches_numpy(clip_dir, corpus, tmp_path):
     model.model.config.return_dict = False
     assert np.allclose(model.embed_texts(TEXTS), texts, atol=1e-6)
     assert np.allclose(model.embed_images([open_image(d["images"][0]) for d in i2t[:3]]), views[:3], atol=1e-6)
+
+
+def test_block_ranking_equals_one_search_over_all_queries():
+    """Queries streamed in batches of 5 and searched 7, 64 or 4,096 at a time (blocks that split
+    batches, one block, the last block partial) rank exactly as one faiss call over all of them
+    and as the numpy brute force."""
+    from model_shims.chrono_embed import build_index, rank_in_blocks, search
+
+    rng = np.random.default_rng(0)
+    corpus = rng.normal(size=(300, 16)).astype(np.float32)
+    corpus /= np.linalg.norm(corpus, axis=1, keepdims=True)
+    queries = rng.normal(size=(123, 16)).astype(np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    index = build_index(corpus)
+    _, one_call = search(index, queries, 10)
+    scores, reference = brute_force_rank(queries, corpus, 11)
+    assert (-np.diff(scores, axis=1)).min() > 1e-6  # no near-ties: every method must agree exactly
+    assert np.array_equal(one_call, reference[:, :10])
+    batches = [(list(range(s, min(s + 5, 123))), queries[s:s + 5]) for s in range(0, 123, 5)]
+    for block in (7, 64, 4096):
+        blocks = list(rank_in_blocks(index, iter(batches), 10, block=block))
+        assert [len(owners) for owners, _ in blocks] == [block] * (123 // block) + ([123 % block] if 123 % block else [])
+        owners = [o for part, _ in blocks for o in part]
+        found = np.concatenate([f for _, f in blocks])
+        assert owners == list(range(123)) and np.array_equal(found, one_call)
+    assert list(rank_in_blocks(index, iter([]), 10)) == []
+
+
+def test_faiss_gpu_setting_falls_back_or_says_why():
+    """faiss_gpu=auto keeps the index on the CPU without a CUDA device or a GPU build of faiss;
+    faiss_gpu=true there is an error naming what is missing (the GPU path itself needs a GPU)."""
+    import faiss
+
+    from model_shims.chrono_embed import build_index, gpu_faiss_available
+
+    vectors = np.eye(4, dtype=np.float32)
+    assert isinstance(build_index(vectors, "cpu", "auto"), faiss.IndexFlatIP)
+    assert isinstance(build_index(vectors, "cuda:0", "false"), faiss.IndexFlatIP)
+    if not gpu_faiss_available():
+        assert isinstance(build_index(vectors, "cuda:0", "auto"), faiss.IndexFlatIP)
+        with pytest.raises(RuntimeError, match="faiss-gpu"):
+            build_index(vectors, "cuda:0", "true")

@@ -1,9 +1,17 @@
 """Judges of generated images (TempViz §4.2, App. D): one function per judge.
 
-Every judge takes (image path, doc, config) and returns a dict
-``{"accept": bool | None, "score": float | None, "parse_failure": bool, ...}``:
+``judge_batch(pairs, config)`` judges a list of (image path, doc) pairs:
+``config.batch_size`` (``judge_batch_size``, default 32) images per model call
+for the model judges (CLIP, BLIP + MiniLM), and up to that many requests in
+flight at once for the API judges (each request as ``judge_image`` sends it,
+through CachedChatClient: disk cache, retries). ``judge_image`` judges one.
+Each verdict is a dict ``{"accept": bool | None, "score": float | None,
+"parse_failure": bool, "judge_failure": bool, "generation_failure": bool, ...}``:
 ``accept`` is the binary verdict (None when the judge's reply could not be
-read), ``score`` the continuous score.
+read or the judge could not be asked), ``score`` the continuous score. A call
+that failed for good (``ChatError``) is a ``judge_failure`` of that image and an
+unreadable image a ``generation_failure``, with the reason in ``error``; the
+other images are judged as usual.
 
 - ``clipscore``: cosine of CLIP image and text embeddings; text = the prompt
   with its imperative stripped (§4.2). Default model
@@ -18,6 +26,8 @@ read), ``score`` the continuous score.
 - ``decomp_vqa``: an LLM decomposes the prompt into questions (App. D.1 LLM
   prompt); the VLM answers each; accept = share right >= threshold.
 
+Batched and one-at-a-time judging give the same verdicts (model judges: the
+same scores up to float rounding of batched matrix products; tests compare).
 Models are loaded once per process (module-level cache keyed by path/device).
 Config values may come as strings (from ``--model_args``); ``JudgeConfig``
 converts them.
@@ -28,11 +38,12 @@ from __future__ import annotations
 import copy
 import functools
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from chronotasks.data.loading import open_image, read_jsonl
+from chronotasks.data.loading import DataError, open_image, read_jsonl
 from chronotasks.scoring.t2i import (
     DEFAULT_ACCEPT_FROM,
     answer_matches,
@@ -49,11 +60,16 @@ DEFAULT_CLIP = "laion/CLIP-ViT-bigG-14-laion2B-39B-b160k"
 DEFAULT_BLIP = "Salesforce/blip-image-captioning-base"
 DEFAULT_THRESHOLDS = {"clipscore": 0.25, "caption": 0.5, "decomp_vqa": 0.7}
 
+API_JUDGES = ("vlm_direct", "decomp_vqa")
+DEFAULT_BATCH_SIZE = 32
+
 _MODELS: dict[tuple, Any] = {}
 _CLIENTS: dict[tuple, Any] = {}
 _LOCK = threading.Lock()
 LOAD_COUNTS: dict[str, int] = {}
 """How many times each model was loaded in this process (tests check it stays 1)."""
+JUDGED: dict[str, int] = {}
+"""How many images each judge has judged in this process (tests check a cached rerun adds none)."""
 
 
 def default_text_model() -> str:
@@ -82,6 +98,7 @@ class JudgeConfig:
     max_tokens: int = 512
     max_retries: int = 5
     timeout: float = 60.0
+    batch_size: int = DEFAULT_BATCH_SIZE  # images per model call; API judges: requests in flight
 
     @classmethod
     def from_mapping(cls, mapping: dict[str, Any] | None) -> "JudgeConfig":
@@ -96,7 +113,7 @@ class JudgeConfig:
                 continue
             if name in ("threshold", "timeout"):
                 value = float(value)
-            elif name in ("shots", "max_tokens", "max_retries"):
+            elif name in ("shots", "max_tokens", "max_retries", "batch_size"):
                 value = int(value)
             else:
                 value = str(value)
@@ -106,6 +123,8 @@ class JudgeConfig:
             raise ValueError(f"unknown judge {config.judge!r}; expected one of {JUDGES}")
         if config.prompt not in ("standard", "judging"):
             raise ValueError(f"judge prompt must be 'standard' or 'judging', got {config.prompt!r}")
+        if config.batch_size < 1:
+            raise ValueError(f"judge_batch_size must be at least 1, got {config.batch_size}")
         return config
 
     def resolved_threshold(self) -> float | None:
@@ -147,33 +166,48 @@ def _features(output):
     return output.pooler_output if hasattr(output, "pooler_output") else output
 
 
-def clip_similarity(image, text: str, model_path: str = DEFAULT_CLIP, device: str = "cpu") -> float:
-    """Cosine of CLIP image and text embeddings."""
+def clip_similarities(images: list, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
+    """Cosine of CLIP image and text embeddings of each (image, text) pair, in one model call."""
     import torch
 
     model, processor = _load("clip", model_path, device)
-    inputs = processor(text=[text], images=[image], return_tensors="pt", padding=True, truncation=True)
+    inputs = processor(text=list(texts), images=list(images), return_tensors="pt", padding=True, truncation=True)
     inputs = {k: v.to(device) for k, v in inputs.items()}
     with torch.inference_mode():
         img = _features(model.get_image_features(pixel_values=inputs["pixel_values"]))
         txt = _features(model.get_text_features(input_ids=inputs["input_ids"], attention_mask=inputs.get("attention_mask")))
-    return cosine(img[0].float().cpu().numpy(), txt[0].float().cpu().numpy())
+    return [cosine(a, b) for a, b in zip(img.float().cpu().numpy(), txt.float().cpu().numpy())]
 
 
-def blip_caption(image, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> str:
+def clip_similarity(image, text: str, model_path: str = DEFAULT_CLIP, device: str = "cpu") -> float:
+    """Cosine of CLIP image and text embeddings."""
+    return clip_similarities([image], [text], model_path, device)[0]
+
+
+def blip_captions(images: list, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> list[str]:
+    """Greedy BLIP captions of the images, in one ``generate`` call."""
     import torch
 
     model, processor = _load("blip", model_path, device)
-    inputs = processor(images=image, return_tensors="pt").to(device)
+    inputs = processor(images=list(images), return_tensors="pt").to(device)
     with torch.inference_mode():
         ids = model.generate(**inputs, max_new_tokens=max_new_tokens)
-    return processor.decode(ids[0], skip_special_tokens=True).strip()
+    return [text.strip() for text in processor.batch_decode(ids, skip_special_tokens=True)]
+
+
+def blip_caption(image, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> str:
+    return blip_captions([image], model_path, device, max_new_tokens)[0]
+
+
+def text_similarities(a: list[str], b: list[str], model_path: str | None = None, device: str = "cpu") -> list[float]:
+    """Cosine of the sentence embeddings of each (a[i], b[i]) pair; all texts in one ``encode`` call."""
+    model = _load("sentence", model_path or default_text_model(), device)
+    emb = model.encode(list(a) + list(b), convert_to_numpy=True, normalize_embeddings=True, batch_size=max(32, 2 * len(a)))
+    return [cosine(x, y) for x, y in zip(emb[: len(a)], emb[len(a) :])]
 
 
 def text_similarity(a: str, b: str, model_path: str | None = None, device: str = "cpu") -> float:
-    model = _load("sentence", model_path or default_text_model(), device)
-    emb = model.encode([a, b], convert_to_numpy=True, normalize_embeddings=True)
-    return cosine(emb[0], emb[1])
+    return text_similarities([a], [b], model_path, device)[0]
 
 
 def _client(config: JudgeConfig, llm: bool = False):
@@ -262,23 +296,108 @@ def judge_decomp_vqa(image_path: str, doc: dict[str, Any], config: JudgeConfig) 
     return {"accept": passed, "score": share, "parse_failure": False, "questions": len(questions)}
 
 
-def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> dict[str, Any]:
-    """Judge one generated image for one doc with the configured judge."""
-    if config.judge == "vlm_direct":
-        return judge_vlm_direct(image_path, doc, config)
-    if config.judge == "decomp_vqa":
-        return judge_decomp_vqa(image_path, doc, config)
-    image = open_image(image_path, doc.get("id", "?"))
-    text = doc.get("prompt_body") or strip_imperative(doc["prompt"])
-    device = config.resolved_device()
-    if config.judge == "clipscore":
-        score = clip_similarity(image, text, config.model or DEFAULT_CLIP, device)
-        extra: dict[str, Any] = {}
+def _failure(kind: str, error: Exception) -> dict[str, Any]:
+    return {"accept": None, "score": None, "parse_failure": False, "judge_failure": kind == "judge",
+            "generation_failure": kind == "generation", "error": f"{type(error).__name__}: {error}"}
+
+
+def _verdict(result: dict[str, Any]) -> dict[str, Any]:
+    return {"judge_failure": False, "generation_failure": False, **result}
+
+
+def _api_verdict(pair: tuple[str, dict[str, Any]], config: JudgeConfig) -> dict[str, Any]:
+    from chronotasks.chat_client import ChatError
+
+    image_path, doc = pair
+    judge = judge_vlm_direct if config.judge == "vlm_direct" else judge_decomp_vqa
+    try:
+        return _verdict(judge(image_path, doc, config))
+    except ChatError as error:  # retries exhausted or refused: this image's judgement failed, the run goes on
+        return _failure("judge", error)
+    except OSError as error:  # the image file vanished or cannot be read
+        return _failure("generation", error)
+
+
+def _open_images(pairs: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    """The decoded images of a batch; a ``DataError`` in place of one that cannot be read."""
+    opened: list[Any] = []
+    for image_path, doc in pairs:
+        try:
+            opened.append(open_image(image_path, doc.get("id", "?")))
+        except DataError as error:
+            opened.append(error)
+    return opened
+
+
+def _decoded(chunks: list[list[tuple[str, dict[str, Any]]]]):
+    """Each chunk with its decoded images; with several chunks, the next one is decoded in a
+    thread while the model judges this one (the decoder releases the GIL)."""
+    if len(chunks) == 1:
+        yield chunks[0], _open_images(chunks[0])
+        return
+    with ThreadPoolExecutor(max_workers=1) as loader:
+        upcoming = loader.submit(_open_images, chunks[0]) if chunks else None
+        for number, chunk in enumerate(chunks):
+            opened = upcoming.result()
+            if number + 1 < len(chunks):
+                upcoming = loader.submit(_open_images, chunks[number + 1])
+            yield chunk, opened
+
+
+def _model_verdicts(pairs: list[tuple[str, dict[str, Any]]], opened: list[Any], config: JudgeConfig) -> list[dict[str, Any]]:
+    """One batch of CLIPScore / caption verdicts: one model call per model for the whole batch."""
+    verdicts: list[dict[str, Any] | None] = [None] * len(pairs)
+    images, texts, slots = [], [], []
+    for n, ((_, doc), image) in enumerate(zip(pairs, opened)):
+        if isinstance(image, DataError):
+            verdicts[n] = _failure("generation", image)
+            continue
+        images.append(image)
+        texts.append(doc.get("prompt_body") or strip_imperative(doc["prompt"]))
+        slots.append(n)
+    if slots:
+        device = config.resolved_device()
+        threshold = config.resolved_threshold()
+        if config.judge == "clipscore":
+            scores = clip_similarities(images, texts, config.model or DEFAULT_CLIP, device)
+            extras: list[dict[str, Any]] = [{} for _ in slots]
+        else:
+            captions = blip_captions(images, config.model or DEFAULT_BLIP, device)
+            scores = text_similarities(captions, texts, config.text_model, device)
+            extras = [{"caption": caption} for caption in captions]
+        for n, score, extra in zip(slots, scores, extras):
+            verdicts[n] = _verdict({"accept": score >= threshold, "score": score, "parse_failure": False, **extra})
+    return verdicts  # type: ignore[return-value]
+
+
+def judge_batch(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig, progress=None) -> list[dict[str, Any]]:
+    """Verdicts of (image path, doc) pairs, in order: ``config.batch_size`` images per model call
+    (CLIPScore, caption) or requests in flight (API judges). ``progress`` (a tqdm bar) is advanced
+    per judged image."""
+    pairs = list(pairs)
+    if config.judge in API_JUDGES:
+        verdicts = []
+        with ThreadPoolExecutor(max_workers=min(config.batch_size, max(1, len(pairs)))) as pool:
+            for verdict in pool.map(lambda pair: _api_verdict(pair, config), pairs):
+                verdicts.append(verdict)
+                if progress is not None:
+                    progress.update(1)
     else:
-        caption = blip_caption(image, config.model or DEFAULT_BLIP, device)
-        score = text_similarity(caption, text, config.text_model, device)
-        extra = {"caption": caption}
-    return {"accept": score >= config.resolved_threshold(), "score": score, "parse_failure": False, **extra}
+        chunks = [pairs[start : start + config.batch_size] for start in range(0, len(pairs), config.batch_size)]
+        verdicts = []
+        for chunk, opened in _decoded(chunks):
+            verdicts += _model_verdicts(chunk, opened, config)
+            if progress is not None:
+                progress.update(len(chunk))
+    with _LOCK:
+        JUDGED[config.judge] = JUDGED.get(config.judge, 0) + len(pairs)
+    return verdicts
 
 
-__all__ = ["JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "clip_similarity", "judge_image", "text_similarity"]
+def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> dict[str, Any]:
+    """Judge one generated image for one doc with the configured judge (a batch of one)."""
+    return judge_batch([(image_path, doc)], config)[0]
+
+
+__all__ = ["API_JUDGES", "JUDGED", "JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "blip_captions", "clip_similarities",
+           "clip_similarity", "judge_batch", "judge_image", "text_similarities", "text_similarity"]

@@ -28,7 +28,11 @@ def _retrieval_docs(task_file):
     def process_docs(_placeholder):
         root = benchmark_dir(BENCHMARK)
         docs = load_task_docs(BENCHMARK, task_file, RETRIEVAL_FIELDS)
-        return docs.map(lambda d: {"corpus": str((root / d["corpus"]).resolve()), "corpus_root": str(root)})
+
+        def absolute(batch):  # one call for all rows; each corpus file (a handful) resolved once
+            resolved = {c: str((root / c).resolve()) for c in set(batch["corpus"])}
+            return {"corpus": [resolved[c] for c in batch["corpus"]], "corpus_root": [str(root)] * len(batch["corpus"])}
+        return docs.map(absolute, batched=True, batch_size=None)
     return process_docs
 
 

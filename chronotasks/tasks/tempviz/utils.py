@@ -1,13 +1,15 @@
 """Hooks of the TempViz tasks: a doc is one T2I prompt; the model returns a
-generated image (lmms-eval's {"text", "images"} JSON); process_results hands it
-to the configured judge (chronotasks/benchmarks/tempviz/judges.py) and scores it."""
+generated image (lmms-eval's {"text", "images"} JSON). process_results keeps the
+reply's image and judge settings; the aggregations judge all of a task's images
+in one batched, cached pass (chronotasks/benchmarks/tempviz/judging.py) and score them."""
 
 from chronotasks.benchmarks.tempviz import task_file
-from chronotasks.benchmarks.tempviz.judging import judge_reply, remember_task_kwargs
+from chronotasks.benchmarks.tempviz.judging import remember_task_kwargs, reply_item, verdict_summary
 from chronotasks.data.loading import make_process_docs
 from chronotasks.scoring import mean
 
 _REQUIRED = ("id", "category", "prompt", "temporal_cue")
+METRICS = ("acceptance", "score", "judge_parse_failure", "judge_failure", "generation_failure")
 landscapes_docs = make_process_docs("tempviz", task_file("Landscapes"), required=_REQUIRED)
 animals_docs = make_process_docs("tempviz", task_file("Animals"), required=_REQUIRED)
 buildings_docs = make_process_docs("tempviz", task_file("Buildings"), required=_REQUIRED)
@@ -25,8 +27,12 @@ def doc_to_text(doc, lmms_eval_specific_kwargs=None):
 
 
 def process_results(doc, results):
-    return judge_reply(doc, results[0] if results else "")
+    item = reply_item(doc, results[0] if results else None)
+    return {name: item for name in METRICS}
 
 
-def mean_skip_none(values):
-    return mean(values)
+def acceptance(items): return mean(verdict_summary(items)["acceptance"])
+def score(items): return mean(verdict_summary(items)["score"])
+def judge_parse_failure(items): return mean(verdict_summary(items)["judge_parse_failure"])
+def judge_failure(items): return mean(verdict_summary(items)["judge_failure"])
+def generation_failure(items): return mean(verdict_summary(items)["generation_failure"])
