@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import argparse
 import csv
-import json
 import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from chronotasks.reporting import read_samples
 
 FAILURE_KEYS = ("parse_failure", "judge_parse_failure", "empty_answer")
 _SAMPLES = re.compile(r"_samples_(.+)\.jsonl$")
@@ -75,24 +76,17 @@ def audit(run_dir: Path) -> dict[str, TaskAudit]:
         task = _SAMPLES.search(path.name).group(1)
         entry = tasks.setdefault(task, TaskAudit(task))
         entry.files.append(str(path))
-        with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, 1):
-                if not line.strip():
-                    continue
-                try:
-                    sample = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise ValueError(f"{path}:{number}: not a JSON sample line ({error.msg})") from error
-                entry.samples += 1
-                if "extractor" in sample:
-                    entry.extractor[str(sample["extractor"])] += 1
-                failed = _failure(sample)
-                if failed is None:
-                    continue
-                entry.scored += 1
-                if failed >= 0.5:
-                    entry.failures += 1
-                    entry.unread[" ".join(_reply(sample).split())] += 1
+        for sample in read_samples(path):
+            entry.samples += 1
+            if "extractor" in sample:
+                entry.extractor[str(sample["extractor"])] += 1
+            failed = _failure(sample)
+            if failed is None:
+                continue
+            entry.scored += 1
+            if failed >= 0.5:
+                entry.failures += 1
+                entry.unread[" ".join(_reply(sample).split())] += 1
     return tasks
 
 
