@@ -2,10 +2,15 @@
 
 Reads the per-sample logs lmms-eval writes with ``--log_samples`` (``*_samples_<task>.jsonl``
 under RUN_DIR, searched recursively) and prints, per task, how many replies were read, how many
-gave no readable answer (the task's ``parse_failure``; ``judge_parse_failure`` for TempViz judges;
-``empty_answer`` for free-text MuseBench VQA), how many the LLM extractor read when it was on,
-and the most common unreadable replies. The same rows are written as CSV (``--csv``, default
-RUN_DIR/parse_audit.csv) with one line per task and one per frequent unreadable reply.
+gave no readable answer (the task's ``parse_failure``; ``empty_answer`` for free-text MuseBench
+VQA; for TempViz, ``parse_failure`` of each sample's judge ``verdict``), how many the LLM
+extractor read when it was on, and the most common unreadable replies (for TempViz, the judge's).
+The same rows are written as CSV (``--csv``, default RUN_DIR/parse_audit.csv) with one line per
+task and one per frequent unreadable reply.
+
+TempViz samples logged by a run on several processes carry no verdict (lmms-eval aggregates
+gathered copies); they are not counted (``<judge_cache_dir>/samples/tempviz_<category>.jsonl``
+holds their verdicts).
 """
 
 from __future__ import annotations
@@ -47,7 +52,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", default=None, help="CSV file to write (default: RUN_DIR/parse_audit.csv)")
 
 
+def _verdict(sample: dict[str, Any]) -> dict[str, Any] | None:
+    """A TempViz sample's judge verdict: its metric values are the sample's item, which holds the
+    ``verdict`` after the task's aggregation judged it (single-process runs)."""
+    item = sample.get("judge_parse_failure")
+    verdict = item.get("verdict") if isinstance(item, dict) else None
+    return verdict if isinstance(verdict, dict) else None
+
+
 def _reply(sample: dict[str, Any]) -> str:
+    verdict = _verdict(sample)
+    if verdict is not None:
+        return str(verdict.get("reply") or "")  # what could not be read is the judge's reply
     for key in ("filtered_resps", "resps"):
         value = sample.get(key)
         while isinstance(value, list) and value:
@@ -58,6 +74,9 @@ def _reply(sample: dict[str, Any]) -> str:
 
 
 def _failure(sample: dict[str, Any]) -> float | None:
+    verdict = _verdict(sample)
+    if verdict is not None:
+        return float(bool(verdict.get("parse_failure")))
     for key in FAILURE_KEYS:
         value = sample.get(key)
         if isinstance(value, (int, float)) and not isinstance(value, bool):

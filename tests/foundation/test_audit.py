@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "tests"))
 
 
 def _audit(*args: str) -> subprocess.CompletedProcess:
@@ -44,3 +47,36 @@ def test_audit_errors_exit_nonzero(tmp_path):
     (tmp_path / "20250101_samples_x.jsonl").write_text('{"doc_id": 0, "parse_failure": 0.0}\nnot json\n')
     proc = _audit(str(tmp_path))
     assert proc.returncode == 2 and "20250101_samples_x.jsonl:2" in proc.stderr
+
+
+def test_audit_counts_tempviz_judge_replies_without_a_verdict(tmp_path):
+    """TempViz samples hold the task's item under every metric; the judge's verdict is added at
+    aggregation. The audit reads each verdict: a judge reply with no verdict is unreadable."""
+    from openai_stub import OpenAIStub, last_user_text
+
+    from chronotasks.audit import audit
+    from chronotasks.tasks.tempviz import utils
+
+    image = tmp_path / "fox.png"
+    Image.new("RGB", (32, 32), (180, 90, 40)).save(image)
+    subjects = ["a red fox in europe in january", "a koala that is 36 years old", "a lake in europe in july"]
+    docs = [{"id": f"Animals-{n}", "category": "Animals", "prompt": f"Create a photorealistic image of {s}.",
+             "prompt_body": f"a photorealistic image of {s}.", "temporal_cue": s.split(" ", 3)[-1]} for n, s in enumerate(subjects)]
+    rambling = "The image shows an animal in a natural setting with soft lighting and a blurred background."
+
+    def judge(body):   # the koala reply states no verdict
+        return rambling if "koala" in last_user_text(body) else "Yes."
+
+    with OpenAIStub(responder=judge) as stub:
+        reply = json.dumps({"text": "", "images": [str(image)], "judge": {
+            "judge": "vlm_direct", "judge_model": "stub-vlm", "judge_base_url": stub.base_url,
+            "judge_cache_dir": str(tmp_path / "judge_cache")}})
+        per_doc = [utils.process_results(doc, [reply]) for doc in docs]
+        assert utils.judge_parse_failure([m["judge_parse_failure"] for m in per_doc]) == pytest.approx(1 / 3)
+    # the samples file as lmms-eval writes it after aggregation: each metric's value is the judged item
+    with open(tmp_path / "20250101_samples_tempviz_animals.jsonl", "w", encoding="utf-8") as handle:
+        for doc_id, (doc, metrics) in enumerate(zip(docs, per_doc)):
+            handle.write(json.dumps({"doc_id": doc_id, "target": doc["prompt"], "filtered_resps": reply, **metrics}) + "\n")
+    audited = audit(tmp_path)["tempviz_animals"]
+    assert (audited.samples, audited.scored, audited.failures) == (3, 3, 1)
+    assert audited.unread == {rambling: 1}
