@@ -273,9 +273,27 @@ def _musebench() -> list[TableSpec]:
 TEMPVIZ_TASKS = tuple(f"tempviz_{c.lower()}" for c in TEMPVIZ_CATEGORIES)
 
 
+def add_acceptance(samples: list[dict[str, Any]]) -> None:
+    """Per-sample ``accepted`` (0/1) of TempViz samples, as the task's ``acceptance`` counts it: a
+    logged sample holds the task's item under each metric, and the aggregation adds the judge's
+    ``verdict`` to it (chronotasks/benchmarks/tempviz/judging.py); a failed judgement or generation
+    is not accepted. A run on several processes logs items without verdicts: no interval then."""
+    for sample in samples:
+        value = sample.get("acceptance")
+        if isinstance(value, dict):
+            verdict = value.get("verdict")
+            if not isinstance(verdict, dict):
+                raise ValueError("the logged samples carry no judge verdicts (a run on several processes: lmms-eval "
+                                 "judges gathered copies; the verdicts are in <judge_cache_dir>/samples/)")
+            sample["accepted"] = float(verdict.get("accept") is True)
+        elif isinstance(value, (int, float)):
+            sample["accepted"] = float(value)
+
+
 def _tempviz() -> list[TableSpec]:
-    row = tuple(Headline(c, (t,), metric_point(t, "acceptance"), mean_of("acceptance")) for c, t in zip(TEMPVIZ_CATEGORIES, TEMPVIZ_TASKS))
-    row += (Headline("All", TEMPVIZ_TASKS, pooled_point(TEMPVIZ_TASKS, "acceptance"), mean_of("acceptance")),)
+    row = tuple(Headline(c, (t,), metric_point(t, "acceptance"), mean_of("accepted"), prepare=add_acceptance)
+                for c, t in zip(TEMPVIZ_CATEGORIES, TEMPVIZ_TASKS))
+    row += (Headline("All", TEMPVIZ_TASKS, pooled_point(TEMPVIZ_TASKS, "acceptance"), mean_of("accepted"), prepare=add_acceptance),)
     return [TableSpec("tempviz", "TempViz", "Judge acceptance per category (% of generated images accepted)", None, (("", row),))]
 
 

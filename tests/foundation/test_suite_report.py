@@ -178,12 +178,29 @@ def test_bad_arguments_fail_before_writing(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def _tempviz_samples(category: str, accepted: list, verdicts: bool = True) -> list[dict]:
+    """Samples of a TempViz task as lmms-eval logs them: every metric holds the task's item, to which
+    the aggregation added the judge's verdict (none in a run on several processes). ``None`` in
+    ``accepted``: the judgement failed (not accepted, counted in judge_failure)."""
+    rows = []
+    for i, accept in enumerate(accepted):
+        item = {"id": f"{category}-{i}", "category": category.capitalize(), "prompt": f"Create a photo of {category} {i}.",
+                "prompt_body": f"a photo of {category} {i}.", "temporal_cue": "", "image": f"/gen/{category}_{i}.png",
+                "judge": {"judge": "vlm_direct"}, "generation_error": None}
+        if verdicts:
+            item["verdict"] = {"accept": None if accept is None else bool(accept), "score": None if accept is None else float(accept),
+                               "parse_failure": False, "judge_failure": accept is None, "generation_failure": False,
+                               "reply": None if accept is None else ("Yes." if accept else "No.")}
+        metrics = ("acceptance", "score", "judge_parse_failure", "judge_failure", "generation_failure")
+        rows.append({**{name: item for name in metrics}, "target": item["prompt"]})
+    return rows
+
+
 def test_tempviz_acceptance_and_judges_against_humans(tmp_path, seed_data, capsys):
-    accepted = {"landscapes": [1, 0, 1, 1], "animals": [0, 0], "buildings": [1], "maps": [1, 0], "artworks": [0, 1, 1]}
+    accepted = {"landscapes": [1, 0, 1, 1], "animals": [0, None], "buildings": [1], "maps": [1, 0], "artworks": [0, 1, 1]}
     _write_run(tmp_path / "t2i", "chrono_diffusers", 0,
-               {f"tempviz_{c}": [{"acceptance": float(a), "score": None, "target": f"{c}-{i}"} for i, a in enumerate(v)]
-                for c, v in accepted.items()},
-               {f"tempviz_{c}": {"acceptance": sum(v) / len(v)} for c, v in accepted.items()})
+               {f"tempviz_{c}": _tempviz_samples(c, v) for c, v in accepted.items()},
+               {f"tempviz_{c}": {"acceptance": sum(a or 0 for a in v) / len(v)} for c, v in accepted.items()})
     root = seed_data / "tempviz"
     assert main(["metaeval", "tempviz", "--annotations", str(root / "eval_annotations" / "annotator_1.xlsx"),
                  str(root / "eval_annotations" / "annotator_2.xlsx"), "--subset", str(root / "prompts_annotation_subset.csv"),
@@ -197,6 +214,11 @@ def test_tempviz_acceptance_and_judges_against_humans(tmp_path, seed_data, capsy
     cells = row(table(page, "Judge acceptance"), "chrono_diffusers")
     assert [c.split(" [")[0] for c in cells[1:]] == ["75.0", "0.0", "100.0", "50.0", "66.7", "58.3"]
     assert cells[3] == "100.0"          # one image: no interval
+    assert "## Notes" not in page       # every figure reproduced from the logged verdicts
+    value, low, high = interval(cells[1])  # landscapes: 3 of 4 accepted
+    assert value == 75.0 and 0.0 <= low < value < high <= 100.0
+    assert cells[6] == "58.3"           # pooled over the categories, one of which has a single image: no interval
+    assert interval(cells[2]) == (0.0, 0.0, 0.0)   # a failed judgement counts as not accepted, as in lmms-eval
     # the paper's Table 4 row for GPT-5, 3-shot, Simple: P 75.66 / R 70.87 / F1 72.01
     judges = table(page, "Judges against human labels")
     assert row(judges, "vlm_judging_gpt-5_3_shot_simple", "Overall")[2:5] == ["75.7", "70.9", "72.0"]
@@ -248,3 +270,14 @@ def test_musebench_bertscore_interval_from_the_same_scorer(tmp_path, monkeypatch
     cells = row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")
     assert "[" not in cells[2] and "[" in cells[3]            # BERTScore without, ANLS with an interval
     assert "BERTScore: no interval (" in page
+
+
+def test_tempviz_samples_without_verdicts_give_no_interval_and_say_why(tmp_path):
+    """A run on several processes logs the items before judging (lmms-eval judges gathered copies)."""
+    _write_run(tmp_path / "t2i", "chrono_diffusers", 0, {"tempviz_maps": _tempviz_samples("maps", [1, 0, 1], verdicts=False)},
+               {"tempviz_maps": {"acceptance": 2 / 3}})
+    out = tmp_path / "report"
+    assert main(["report", str(tmp_path / "t2i"), "--out", str(out)]) == 0
+    page = (out / "report.md").read_text()
+    assert row(table(page, "Judge acceptance"), "chrono_diffusers")[4] == "66.7"
+    assert "Maps: no interval (ValueError: the logged samples carry no judge verdicts" in page

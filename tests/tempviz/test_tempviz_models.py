@@ -281,6 +281,17 @@ def test_lmms_eval_generate_judge_then_rerun_from_cache(tiny, demo_root, lmms_ev
     assert sorted(r["score"] for r in record) == pytest.approx(sorted(scores))
     (verdict_file,) = (judge_cache / "verdicts").glob("*.jsonl")
     assert len(verdict_file.read_text().splitlines()) == 4
+    # `chronotasks audit` reads each logged sample's verdict: a CLIPScore verdict always has a score
+    from chronotasks.audit import audit
+
+    audited = audit(tmp_path / "out_0")["tempviz_animals"]
+    assert (audited.samples, audited.scored, audited.failures) == (4, 4, 0)
+    # and `chronotasks report` recomputes the acceptance from them, with its interval
+    from chronotasks.cli import main
+
+    assert main(["report", str(tmp_path / "out_0"), "--out", str(tmp_path / "report")]) == 0
+    page = (tmp_path / "report" / "report.md").read_text()
+    assert "| chrono_diffusers " in page and "| 100.0 [100.0, 100.0] |" in page and "## Notes" not in page
 
     # crash recovery: one image lost (only a temporary file left behind) -> only it is generated again
     # (and judged again: its file is new); the other three verdicts come from the cache
