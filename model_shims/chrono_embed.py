@@ -14,8 +14,8 @@ text for an image corpus. The reply to each request is JSON ``{"ranked": [ids, b
   ``get_text_features`` / ``get_image_features``), loaded with ``from_pretrained(pretrained)``;
   tested with tiny CLIPModel and ChineseCLIPModel checkpoints.
 - Corpus: embedded once per (model, corpus file content, settings) in batches with a progress
-  bar, L2-normalised, cached on disk as ``.npy`` (``cache_dir``; reruns and other tasks that
-  share the corpus reuse it) and indexed with faiss ``IndexFlatIP`` (exact cosine); on a GPU
+  bar, L2-normalised, cached on disk as ``.npy`` (``cache_dir``, default ``default_cache_dir()``;
+  reruns and other tasks that share the corpus reuse it) and indexed with faiss ``IndexFlatIP`` (exact cosine); on a GPU
   when the model runs on CUDA and faiss has GPU support (``faiss_gpu=auto``, the default;
   ``faiss_gpu=false`` keeps it on the CPU).
 - Queries: embedded ``embed_batch_size`` at a time, ranked ``search_block`` (16,384) at a time:
@@ -46,12 +46,15 @@ import numpy as np
 from lmms_eval.api.instance import Instance
 from tqdm import tqdm
 
+from chronotasks.data.locations import cache_home
 from chronotasks.scoring.retrieval import l2_normalize
 from model_shims.launcher import LauncherModel, write_atomically
 
 
 def default_cache_dir() -> Path:
-    return Path(os.environ.get("CHRONOTASKS_CACHE", Path.home() / ".cache" / "chronotasks")) / "embeddings"
+    """``$CHRONOTASKS_CACHE/embeddings``, else ``embeddings`` in the per-user chronotasks folder
+    (``chronotasks.data.locations.cache_home``: moved by ``$CHRONOTASKS_HOME`` / ``$XDG_CACHE_HOME``)."""
+    return (Path(os.environ["CHRONOTASKS_CACHE"]) if os.environ.get("CHRONOTASKS_CACHE") else cache_home()) / "embeddings"
 
 
 def _file_sha(path: Path) -> str:

@@ -114,3 +114,18 @@ def test_faiss_gpu_setting_falls_back_or_says_why():
         assert isinstance(build_index(vectors, "cuda:0", "auto"), faiss.IndexFlatIP)
         with pytest.raises(RuntimeError, match="faiss-gpu"):
             build_index(vectors, "cuda:0", "true")
+
+
+def test_embedding_cache_defaults_to_the_per_user_chronotasks_folder(tmp_path, monkeypatch):
+    """Corpus embeddings go where the data root and downloads go (CHRONOTASKS_HOME, XDG_CACHE_HOME),
+    unless CHRONOTASKS_CACHE says otherwise; never into the real ~/.cache of a test or of a moved home."""
+    from model_shims.chrono_embed import default_cache_dir
+
+    monkeypatch.delenv("CHRONOTASKS_CACHE", raising=False)
+    monkeypatch.setenv("CHRONOTASKS_HOME", str(tmp_path / "home"))
+    assert default_cache_dir() == tmp_path / "home" / "embeddings"
+    monkeypatch.delenv("CHRONOTASKS_HOME")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert default_cache_dir() == tmp_path / "xdg" / "chronotasks" / "embeddings"
+    monkeypatch.setenv("CHRONOTASKS_CACHE", str(tmp_path / "explicit"))
+    assert default_cache_dir() == tmp_path / "explicit" / "embeddings"
