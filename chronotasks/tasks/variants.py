@@ -32,8 +32,8 @@ GRAY_CACHE_ENV = "CHRONOVISION_GRAY_CACHE"
 # -- circular ---------------------------------------------------------------------------------
 def make_circular_process_results(base_process_results: Callable, parse_choice: Callable[[dict, str], str | None],
                                   accuracy_key: str = "accuracy") -> Callable:
-    """``process_results`` of a circular task: the base task's correctness (``accuracy_key``) and
-    parse failure, plus the CircularEval item under ``circular_accuracy``, ``position_bias`` and
+    """``process_results`` of a circular task: the base task's correctness (``accuracy_key``), parse
+    and image failure and (LLM extractor on) the deciding ``extractor``, plus the CircularEval item under ``circular_accuracy``, ``position_bias`` and
     ``choice_rate_<letter>``. ``parse_choice(doc, reply)`` is the base task's parse (the letter
     chosen, or None), so the chosen position and the correctness come from one reading."""
 
@@ -43,7 +43,7 @@ def make_circular_process_results(base_process_results: Callable, parse_choice: 
         image_failed = bool(base.get("image_failure"))  # the model saw a placeholder: no choice to count
         item = {"question": doc["question_id"], "rotation": int(doc["rotation"]), "n": n,
                 "correct": float(base[accuracy_key]), "choice": None if image_failed else parse_choice(doc, results[0])}
-        passed = {key: base[key] for key in ("image_failure",) if key in base}
+        passed = {key: base[key] for key in ("image_failure", "extractor") if key in base}  # counted, logged
         return {"accuracy": float(base[accuracy_key]), "parse_failure": float(base["parse_failure"]), **passed,
                 "circular_accuracy": item, "position_bias": item,
                 **{f"choice_rate_{letter}": item for letter in string.ascii_uppercase[:n]}}

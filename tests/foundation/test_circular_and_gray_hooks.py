@@ -169,3 +169,24 @@ def test_circular_records_keep_json_fields_readable(demo_env):
     assert len(docs) == 4 * 40
     assert AnswerSpace.from_json(docs[5]["answer_space"]) == AnswerSpace("letter", n=4)
     assert json.loads(docs[5]["answer_space"])["n"] == 4
+
+
+def test_circular_samples_log_the_deciding_extractor_as_their_base_tasks_do(demo_env, monkeypatch, tmp_path):
+    """With the LLM extractor on, every sample says which extractor decided (chronotasks audit counts
+    it); the circular hooks pass it on, and the choice they count is the extractor's answer."""
+    from openai_stub import OpenAIStub
+
+    from chronotasks.tasks.chrono_demo import utils as base
+    from chronotasks.tasks.chrono_demo.circular import utils
+
+    doc = utils.period_docs(None).to_list()[1]
+    reply = "Hard to say from the photo; the glaze and the wear point to the later of the listed periods."
+    with OpenAIStub(responder=lambda body: "B") as stub:
+        monkeypatch.setenv("CHRONOTASKS_EXTRACTOR_MODEL", "stub-extractor")
+        monkeypatch.setenv("CHRONOTASKS_EXTRACTOR_BASE_URL", stub.base_url)
+        monkeypatch.setenv("CHRONOTASKS_EXTRACTOR_CACHE", str(tmp_path / "extractor_cache"))
+        assert base.period_process_results(doc, [reply])["extractor"] == "llm"
+        out = utils.period_process_results(doc, [reply])
+        assert out["extractor"] == "llm" and out["circular_accuracy"]["choice"] == "B"
+        assert out["accuracy"] == float(doc["answer"] == "B")
+        assert len(stub.requests) == 1            # the circular hook's reading came from the extractor's cache
