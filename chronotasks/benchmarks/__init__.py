@@ -28,7 +28,8 @@ DEMO_WRITERS = {
 def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None = None, force: bool = False) -> dict[str, dict[str, int]]:
     """Write the demo data of the chosen benchmarks (all by default) under out_dir/<benchmark>/.
 
-    A benchmark folder holding prepared release data is not overwritten (unless ``force``): the
+    A benchmark folder holding task files that demo-data did not write (prepared release data,
+    or task files with no record of what wrote them) is not overwritten (unless ``force``): the
     demo data would silently stand in for the real benchmark.
     """
     from chronotasks.data.loading import DataError
@@ -38,10 +39,15 @@ def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None =
     unknown = sorted(set(chosen) - set(DEMO_WRITERS))
     if unknown:
         raise ValueError(f"no demo data for {unknown}; known: {sorted(DEMO_WRITERS)}")
-    prepared = [name for name in chosen if data_kind(Path(out_dir) / name) == "release"]
-    if prepared and not force:
-        raise DataError(f"{', '.join(str(Path(out_dir) / n) for n in prepared)} hold(s) prepared release data; demo data "
-                        f"would replace it. Write the demo data elsewhere (--out DIR), or pass --force")
+    kinds = {name: data_kind(Path(out_dir) / name) for name in chosen}
+    prepared = [name for name, kind in kinds.items() if kind == "release"]
+    unmarked = [name for name, kind in kinds.items() if kind not in (None, "demo", "release")]
+    if (prepared or unmarked) and not force:
+        held = ([f"{', '.join(str(Path(out_dir) / n) for n in prepared)} hold(s) prepared release data"] if prepared else []) + (
+            [f"{', '.join(str(Path(out_dir) / n) for n in unmarked)} hold(s) task files that demo-data did not write"]
+            if unmarked else [])
+        raise DataError(f"{'; '.join(held)}; demo data would replace it. Write the demo data elsewhere (--out DIR), "
+                        f"or pass --force")
     counts = {}
     for name in chosen:
         module_name, function_name = DEMO_WRITERS[name].split(":")

@@ -100,3 +100,9 @@ def test_demo_data_goes_to_the_default_root_but_never_over_prepared_data(tmp_pat
     assert "hold(s) prepared release data; demo data would replace it" in capsys.readouterr().err
     assert (root / "chrono_demo" / "period.jsonl").read_bytes() == before
     assert main(["demo-data", "--benchmarks", "chrono_demo", "--force"]) == 0
+    # task files with no record of what wrote them (an older chronotasks, a hand-made copy) are kept too
+    (root / "chrono_demo" / "chronotasks_data.json").unlink()
+    before = (root / "chrono_demo" / "period.jsonl").read_bytes()
+    assert main(["demo-data", "--benchmarks", "chrono_demo"]) == 1
+    assert "hold(s) task files that demo-data did not write; demo data would replace it" in capsys.readouterr().err
+    assert (root / "chrono_demo" / "period.jsonl").read_bytes() == before
