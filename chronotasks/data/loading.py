@@ -172,6 +172,29 @@ def check_records(path: Path, numbered: list[tuple[int, dict[str, Any]]], requir
                                     f"got {kind} {json.dumps(item, ensure_ascii=False)[:60]}")
 
 
+def check_answer_spaces(path: Path, numbered: list[tuple[int, dict[str, Any]]]) -> None:
+    """Every ``answer_space`` is a valid ``AnswerSpace`` (each distinct value read once): else an error
+    naming file, line, record and field now, not an exception in the middle of scoring."""
+    from chronotasks.data.answer_space import AnswerSpace
+
+    checked: set[str] = set()
+    for number, record in numbered:
+        raw = record.get("answer_space")
+        if raw is None:
+            continue
+        key = raw if isinstance(raw, str) else json.dumps(raw, sort_keys=True)
+        if key in checked:
+            continue
+        try:
+            if not isinstance(raw, (str, dict)):
+                raise TypeError(f"expected a JSON object (as text), got {type(raw).__name__}")
+            AnswerSpace.from_json(raw)
+        except (ValueError, TypeError) as err:
+            raise DataError(f"{path}:{number}: record {record.get('id', f'#{number}')!r}, field 'answer_space': "
+                            f"{str(raw)[:80]!r} is not a valid answer space ({err})") from err
+        checked.add(key)
+
+
 def _to_dataset(path: Path, records: list[dict[str, Any]]) -> datasets.Dataset:
     try:
         return datasets.Dataset.from_list(records)
@@ -214,6 +237,7 @@ def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = (
     if not numbered:
         raise DataError(f"{path}: no records (the file is empty); write it again with {prepare_hint(benchmark)}")
     check_records(path, numbered, required)
+    check_answer_spaces(path, numbered)
     records = [record for _, record in numbered]
     resolve = _path_resolver(folder)
     for record in records:

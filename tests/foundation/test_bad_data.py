@@ -41,6 +41,21 @@ def test_a_field_of_the_wrong_type_names_file_line_record_field_and_types(bench)
     assert load_task_docs("bench", "t.jsonl")["n"] == [1.0, 2.5, None]       # numbers mix, null is allowed
 
 
+def test_a_bad_answer_space_is_named_at_load_time_not_in_the_middle_of_scoring(bench):
+    good = '{"kind": "letter", "n": 4}'
+    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer_space": good}, {"id": "b", "answer_space": '{"kind": "letters", "n": 4}'}))
+    with pytest.raises(DataError, match=r"t.jsonl:2: record 'b', field 'answer_space': .* is not a valid answer space \(unknown answer-space kind 'letters'"):
+        load_task_docs("bench", "t.jsonl")
+    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer_space": good}, {"id": "b", "answer_space": '{"kind": "ordering"}'}))
+    with pytest.raises(DataError, match=r"t.jsonl:2: record 'b', field 'answer_space': .*needs n"):
+        load_task_docs("bench", "t.jsonl")
+    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer_space": '{"kind": "letter", "n": 4'}))
+    with pytest.raises(DataError, match=r"t.jsonl:1: record 'a', field 'answer_space'"):
+        load_task_docs("bench", "t.jsonl")
+    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer_space": good}, {"id": "b", "answer_space": good}))
+    assert load_task_docs("bench", "t.jsonl")["answer_space"] == [good, good]
+
+
 def test_an_empty_task_file_is_named_with_the_command_that_writes_it(bench):
     (bench / "t.jsonl").write_bytes(b"")
     with pytest.raises(DataError, match=r"t.jsonl: no records \(the file is empty\); write it again with `chronotasks prepare bench"):
