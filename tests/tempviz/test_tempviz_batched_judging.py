@@ -189,3 +189,7 @@ def test_unreadable_image_in_a_batch_is_that_samples_generation_failure(models, 
     assert "truncated.png" in verdicts[1]["error"] and verdicts[1]["accept"] is None
     for n in (0, 2, 4):
         assert verdicts[n]["score"] == pytest.approx(judge_image(*pairs[n], config)["score"], abs=1e-5)
+    # a batch with no readable image at all, then a good one: the next batch is still judged
+    verdicts = judge_batch([(str(truncated), _doc(50)), (str(not_an_image), _doc(51)), generated[1]], config)
+    assert [v["generation_failure"] for v in verdicts] == [True, True, False]
+    assert verdicts[2]["score"] == pytest.approx(judge_image(*generated[1], config)["score"], abs=1e-5)

@@ -28,6 +28,8 @@ other images are judged as usual.
 
 Batched and one-at-a-time judging give the same verdicts (model judges: the
 same scores up to float rounding of batched matrix products; tests compare).
+Images are resized by the fast (torchvision) image processors, a batch per call,
+in a loader thread that prepares the next batch while the model judges this one.
 Models are loaded once per process (module-level cache keyed by path/device).
 Config values may come as strings (from ``--model_args``); ``JudgeConfig``
 converts them.
@@ -143,14 +145,16 @@ def _load(kind: str, path: str, device: str):
     with _LOCK:
         if key in _MODELS:
             return _MODELS[key]
-        if kind == "clip":
-            from transformers import CLIPModel, CLIPProcessor
+        if kind in ("clip", "blip"):
+            from transformers import AutoImageProcessor, AutoTokenizer, BlipForConditionalGeneration, CLIPModel
 
-            loaded = (CLIPModel.from_pretrained(path).to(device).eval(), CLIPProcessor.from_pretrained(path))
-        elif kind == "blip":
-            from transformers import BlipForConditionalGeneration, BlipProcessor
-
-            loaded = (BlipForConditionalGeneration.from_pretrained(path).to(device).eval(), BlipProcessor.from_pretrained(path))
+            model_class = CLIPModel if kind == "clip" else BlipForConditionalGeneration
+            # The fast (torchvision) image processor resizes a batch of same-sized images in one call,
+            # where the slow one resizes image by image in PIL; its pixels differ from PIL's by the
+            # rounding of one 8-bit level at most. Tokenizer and image processor are loaded apart,
+            # as CLIPProcessor in transformers 4.56 cannot call a fast image processor.
+            loaded = (model_class.from_pretrained(path).to(device).eval(),
+                      AutoImageProcessor.from_pretrained(path, use_fast=True), AutoTokenizer.from_pretrained(path))
         elif kind == "sentence":
             from sentence_transformers import SentenceTransformer
 
@@ -166,17 +170,26 @@ def _features(output):
     return output.pooler_output if hasattr(output, "pooler_output") else output
 
 
-def clip_similarities(images: list, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
-    """Cosine of CLIP image and text embeddings of each (image, text) pair, in one model call."""
+def clip_pixel_values(images: list, model_path: str = DEFAULT_CLIP, device: str = "cpu"):
+    """The CLIP image processor's pixel values of the images (a CPU tensor): no model call."""
+    return _load("clip", model_path, device)[1](images=list(images), return_tensors="pt")["pixel_values"]
+
+
+def clip_scores(pixel_values, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
+    """Cosine of the CLIP embeddings of each image (``clip_pixel_values``) and its text, in one model call."""
     import torch
 
-    model, processor = _load("clip", model_path, device)
-    inputs = processor(text=list(texts), images=list(images), return_tensors="pt", padding=True, truncation=True)
-    inputs = {k: v.to(device) for k, v in inputs.items()}
+    model, _, tokenizer = _load("clip", model_path, device)
+    tokens = tokenizer(list(texts), return_tensors="pt", padding=True, truncation=True).to(device)
     with torch.inference_mode():
-        img = _features(model.get_image_features(pixel_values=inputs["pixel_values"]))
-        txt = _features(model.get_text_features(input_ids=inputs["input_ids"], attention_mask=inputs.get("attention_mask")))
+        img = _features(model.get_image_features(pixel_values=pixel_values.to(device)))
+        txt = _features(model.get_text_features(input_ids=tokens["input_ids"], attention_mask=tokens.get("attention_mask")))
     return [cosine(a, b) for a, b in zip(img.float().cpu().numpy(), txt.float().cpu().numpy())]
+
+
+def clip_similarities(images: list, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
+    """Cosine of CLIP image and text embeddings of each (image, text) pair, in one model call."""
+    return clip_scores(clip_pixel_values(images, model_path, device), texts, model_path, device)
 
 
 def clip_similarity(image, text: str, model_path: str = DEFAULT_CLIP, device: str = "cpu") -> float:
@@ -184,15 +197,24 @@ def clip_similarity(image, text: str, model_path: str = DEFAULT_CLIP, device: st
     return clip_similarities([image], [text], model_path, device)[0]
 
 
-def blip_captions(images: list, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> list[str]:
-    """Greedy BLIP captions of the images, in one ``generate`` call."""
+def blip_pixel_values(images: list, model_path: str = DEFAULT_BLIP, device: str = "cpu"):
+    """The BLIP image processor's pixel values of the images (a CPU tensor): no model call."""
+    return _load("blip", model_path, device)[1](images=list(images), return_tensors="pt")["pixel_values"]
+
+
+def blip_generate(pixel_values, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> list[str]:
+    """Greedy BLIP captions of images (``blip_pixel_values``), in one ``generate`` call."""
     import torch
 
-    model, processor = _load("blip", model_path, device)
-    inputs = processor(images=list(images), return_tensors="pt").to(device)
+    model, _, tokenizer = _load("blip", model_path, device)
     with torch.inference_mode():
-        ids = model.generate(**inputs, max_new_tokens=max_new_tokens)
-    return [text.strip() for text in processor.batch_decode(ids, skip_special_tokens=True)]
+        ids = model.generate(pixel_values=pixel_values.to(device), max_new_tokens=max_new_tokens)
+    return [text.strip() for text in tokenizer.batch_decode(ids, skip_special_tokens=True)]
+
+
+def blip_captions(images: list, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> list[str]:
+    """Greedy BLIP captions of the images, in one ``generate`` call."""
+    return blip_generate(blip_pixel_values(images, model_path, device), model_path, device, max_new_tokens)
 
 
 def blip_caption(image, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> str:
@@ -318,56 +340,71 @@ def _api_verdict(pair: tuple[str, dict[str, Any]], config: JudgeConfig) -> dict[
         return _failure("generation", error)
 
 
-def _open_images(pairs: list[tuple[str, dict[str, Any]]]) -> list[Any]:
-    """The decoded images of a batch; a ``DataError`` in place of one that cannot be read."""
-    opened: list[Any] = []
-    for image_path, doc in pairs:
+@dataclass
+class _Batch:
+    """A batch of (image path, doc) pairs read and preprocessed for a model judge: the verdicts of
+    images that could not be read, and the pixel values and judged texts of the others (``slots``)."""
+
+    failures: dict[int, dict[str, Any]]
+    slots: list[int]
+    texts: list[str]
+    pixel_values: Any
+
+
+def _prepare(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig) -> _Batch:
+    """Decode a batch's images into the image processor's pixel values (no model call): an unreadable
+    image is a ``generation_failure`` of that image, the others are judged as usual."""
+    failures, images, texts, slots = {}, [], [], []
+    for n, (image_path, doc) in enumerate(pairs):
         try:
-            opened.append(open_image(image_path, doc.get("id", "?")))
+            images.append(open_image(image_path, doc.get("id", "?")))
         except DataError as error:
-            opened.append(error)
-    return opened
-
-
-def _decoded(chunks: list[list[tuple[str, dict[str, Any]]]]):
-    """Each chunk with its decoded images; with several chunks, the next one is decoded in a
-    thread while the model judges this one (the decoder releases the GIL)."""
-    if len(chunks) == 1:
-        yield chunks[0], _open_images(chunks[0])
-        return
-    with ThreadPoolExecutor(max_workers=1) as loader:
-        upcoming = loader.submit(_open_images, chunks[0]) if chunks else None
-        for number, chunk in enumerate(chunks):
-            opened = upcoming.result()
-            if number + 1 < len(chunks):
-                upcoming = loader.submit(_open_images, chunks[number + 1])
-            yield chunk, opened
-
-
-def _model_verdicts(pairs: list[tuple[str, dict[str, Any]]], opened: list[Any], config: JudgeConfig) -> list[dict[str, Any]]:
-    """One batch of CLIPScore / caption verdicts: one model call per model for the whole batch."""
-    verdicts: list[dict[str, Any] | None] = [None] * len(pairs)
-    images, texts, slots = [], [], []
-    for n, ((_, doc), image) in enumerate(zip(pairs, opened)):
-        if isinstance(image, DataError):
-            verdicts[n] = _failure("generation", image)
+            failures[n] = _failure("generation", error)
             continue
-        images.append(image)
         texts.append(doc.get("prompt_body") or strip_imperative(doc["prompt"]))
         slots.append(n)
+    pixel_values = None
     if slots:
+        device = config.resolved_device()
+        if config.judge == "clipscore":
+            pixel_values = clip_pixel_values(images, config.model or DEFAULT_CLIP, device)
+        else:
+            pixel_values = blip_pixel_values(images, config.model or DEFAULT_BLIP, device)
+    return _Batch(failures, slots, texts, pixel_values)
+
+
+def _prepared(chunks: list[list[tuple[str, dict[str, Any]]]], config: JudgeConfig):
+    """Each chunk read and preprocessed; with several chunks, the next one is prepared in a thread
+    while the model judges this one (image decoding and resizing release the GIL). Texts are
+    tokenized with the model call, in this thread: a fast tokenizer is not safe to share between threads."""
+    if len(chunks) == 1:
+        yield chunks[0], _prepare(chunks[0], config)
+        return
+    with ThreadPoolExecutor(max_workers=1) as loader:
+        upcoming = loader.submit(_prepare, chunks[0], config) if chunks else None
+        for number, chunk in enumerate(chunks):
+            batch = upcoming.result()
+            if number + 1 < len(chunks):
+                upcoming = loader.submit(_prepare, chunks[number + 1], config)
+            yield chunk, batch
+
+
+def _model_verdicts(batch: _Batch, config: JudgeConfig) -> list[dict[str, Any]]:
+    """One batch of CLIPScore / caption verdicts: one model call per model for the whole batch."""
+    verdicts: dict[int, dict[str, Any]] = dict(batch.failures)
+    if batch.slots:
         device = config.resolved_device()
         threshold = config.resolved_threshold()
         if config.judge == "clipscore":
-            scores = clip_similarities(images, texts, config.model or DEFAULT_CLIP, device)
-            extras: list[dict[str, Any]] = [{} for _ in slots]
+            scores = clip_scores(batch.pixel_values, batch.texts, config.model or DEFAULT_CLIP, device)
+            extras: list[dict[str, Any]] = [{} for _ in batch.slots]
         else:
-            captions = blip_captions(images, config.model or DEFAULT_BLIP, device)
-            scores = text_similarities(captions, texts, config.text_model, device)
+            captions = blip_generate(batch.pixel_values, config.model or DEFAULT_BLIP, device)
+            scores = text_similarities(captions, batch.texts, config.text_model, device)
             extras = [{"caption": caption} for caption in captions]
-        for n, score, extra in zip(slots, scores, extras):
+        for n, score, extra in zip(batch.slots, scores, extras):
             verdicts[n] = _verdict({"accept": score >= threshold, "score": score, "parse_failure": False, **extra})
-    return verdicts  # type: ignore[return-value]
+    return [verdicts[n] for n in range(len(verdicts))]
 
 
 def judge_batch(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig, progress=None) -> list[dict[str, Any]]:
@@ -385,8 +422,8 @@ def judge_batch(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig, pr
     else:
         chunks = [pairs[start : start + config.batch_size] for start in range(0, len(pairs), config.batch_size)]
         verdicts = []
-        for chunk, opened in _decoded(chunks):
-            verdicts += _model_verdicts(chunk, opened, config)
+        for chunk, batch in _prepared(chunks, config):
+            verdicts += _model_verdicts(batch, config)
             if progress is not None:
                 progress.update(len(chunk))
     with _LOCK:
@@ -399,5 +436,5 @@ def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> di
     return judge_batch([(image_path, doc)], config)[0]
 
 
-__all__ = ["API_JUDGES", "JUDGED", "JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "blip_captions", "clip_similarities",
-           "clip_similarity", "judge_batch", "judge_image", "text_similarities", "text_similarity"]
+__all__ = ["API_JUDGES", "JUDGED", "JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "blip_captions", "blip_generate",
+           "blip_pixel_values", "clip_pixel_values", "clip_scores", "clip_similarities", "clip_similarity", "judge_batch", "judge_image", "text_similarities", "text_similarity"]
