@@ -59,6 +59,17 @@ def test_prepare_standardizes_and_reports_drops(catalog, prepare_musebench):
     assert {r["query_text"] for r in t2i} >= {"这是一件唐的瓷器，名为“青釉盘口壶”，藏品级别为一级。"}
 
 
+def test_prepare_never_replaces_prepared_data_by_fewer_records(catalog, prepare_musebench, tmp_path):
+    _, _, out = prepare_musebench(catalog, "--crawl-year", "2025")
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*.jsonl")}
+    (catalog / "palace.json").unlink()  # a partial copy of the catalog: one artifact fewer
+    assert main(["prepare", "musebench", "--catalog", str(catalog), "--out", str(out), "--crawl-year", "2025"]) == 1
+    assert {p.relative_to(out): p.read_bytes() for p in out.rglob("*.jsonl")} == before  # nothing written, nothing staged left
+    assert not list(out.rglob("*.staged-*"))
+    report, _, _ = prepare_musebench(catalog, "--crawl-year", "2025", "--force")
+    assert report["kept"] == 1 and len(read_jsonl(out / "artifacts.jsonl")) == 1
+
+
 def _responder(body):
     text = last_user_text(body)
     if "质量核验员" in text:  # C.2 verification: the second pair fails

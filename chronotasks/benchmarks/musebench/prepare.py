@@ -37,7 +37,7 @@ from typing import Any
 from chronotasks.benchmarks.release import output_folder
 from chronotasks.data.image_hash import HASH_BITS, file_phash, hamming
 from chronotasks.data.loading import DataError, read_jsonl
-from chronotasks.data.writing import write_marker
+from chronotasks.data.writing import replace_task_files
 from chronotasks.benchmarks.musebench import records
 from chronotasks.benchmarks.musebench.schema import Rejected, flatten, museum_key, standardize
 
@@ -56,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"a view whose perceptual hash is at most BITS of {HASH_BITS} bits from an earlier view of the same "
                              f"artifact is a near-duplicate and removed (default {DEDUP_MAX_DISTANCE})")
     parser.add_argument("--no-dedup", action="store_true", help="keep near-duplicate views (images are then not opened)")
+    parser.add_argument("--force", action="store_true", help="replace prepared task files even by fewer records")
 
 
 def _catalog_records(path: Path) -> list[dict[str, Any]]:
@@ -118,9 +119,9 @@ def _drop_near_duplicates(images: list[str], where: dict[str, Any], max_distance
 
 
 def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Path | None = None,
-            crawl_year: int | None = None, dedup_max_distance: int | None = DEDUP_MAX_DISTANCE) -> dict[str, Any]:
+            crawl_year: int | None = None, dedup_max_distance: int | None = DEDUP_MAX_DISTANCE, force: bool = False) -> dict[str, Any]:
     """Catalog folder -> task files in ``out``; returns the report. ``dedup_max_distance=None`` turns
-    near-duplicate view removal off."""
+    near-duplicate view removal off. Earlier prepared data is not replaced by fewer records unless ``force``."""
     catalog, out = Path(catalog), Path(out)
     if not catalog.is_dir():
         raise DataError(f"--catalog {catalog} is not a folder")
@@ -164,8 +165,10 @@ def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Pat
             artifacts.append(artifact)
     if not artifacts:
         raise DataError(f"no record of {catalog} passed validation; reasons: {dict(Counter(d['reason'] for d in dropped))}")
-    counts = records.write_all(out, artifacts)
-    write_marker(out, "release", source=str(catalog), counts=counts)
+    files = records.task_files(artifacts)
+    # all files as a unit, and never fewer records over earlier prepared data (unless force)
+    replace_task_files(out, files, source=str(catalog), force=force, allow_empty=("vqa_descriptive.jsonl",), what="prepare musebench")
+    counts = {name: len(rows) for name, rows in files.items()}
     report = {"kept": len(artifacts), "dropped": len(dropped), "dropped_by_reason": dict(Counter(d["reason"] for d in dropped)),
               "kept_by_museum": dict(Counter(a["museum"] for a in artifacts)),
               "dedup": None if dedup_max_distance is None else {"method": f"phash-dct-{HASH_BITS}", "max_distance": dedup_max_distance},
@@ -193,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
         raise DataError(NOT_PUBLIC)
     args.out = str(output_folder(args, "musebench"))
     report = prepare(Path(args.catalog), Path(args.out), args.museum, Path(args.image_root) if args.image_root else None, args.crawl_year,
-                     None if args.no_dedup else args.dedup_max_distance)
+                     None if args.no_dedup else args.dedup_max_distance, force=args.force)
     print(f"kept {report['kept']} artifacts {report['kept_by_museum']}; dropped {report['dropped']} {report['dropped_by_reason']}")
     if report["dedup"]:
         print(f"near-duplicate views removed: {report['near_duplicate_views_removed']} (pHash distance <= "

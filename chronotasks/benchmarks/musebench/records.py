@@ -77,26 +77,31 @@ def vqa_records(artifacts: list[dict[str, Any]], qas: list[dict[str, Any]], desc
     return records
 
 
+def vqa_files(artifacts: list[dict[str, Any]], qas: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The VQA task files ({relative name: records}) of the artifacts and their question-answer pairs."""
+    return {"qa.jsonl": qas, "vqa.jsonl": vqa_records(artifacts, qas),
+            "vqa_descriptive.jsonl": vqa_records(artifacts, qas, descriptive_only=True)}
+
+
+def write_files(out_dir: Path, files: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
+    """Write {relative name: records} under ``out_dir``; returns the record counts."""
+    for name, records in files.items():
+        write_jsonl(Path(out_dir) / name, records)
+    return {name: len(records) for name, records in files.items()}
+
+
 def write_vqa_files(out_dir: Path, artifacts: list[dict[str, Any]], qas: list[dict[str, Any]]) -> dict[str, int]:
-    out_dir = Path(out_dir)
-    write_jsonl(out_dir / "qa.jsonl", qas)
-    full = vqa_records(artifacts, qas)
-    descriptive = vqa_records(artifacts, qas, descriptive_only=True)
-    write_jsonl(out_dir / "vqa.jsonl", full)
-    write_jsonl(out_dir / "vqa_descriptive.jsonl", descriptive)
-    return {"qa.jsonl": len(qas), "vqa.jsonl": len(full), "vqa_descriptive.jsonl": len(descriptive)}
+    return write_files(out_dir, vqa_files(artifacts, qas))
 
 
-def write_retrieval_files(out_dir: Path, artifacts: list[dict[str, Any]]) -> dict[str, int]:
-    out_dir = Path(out_dir)
-    counts = {}
-    write_jsonl(out_dir / "retrieval" / "corpus_images.jsonl", [{"id": a["id"], "images": a["images"]} for a in artifacts])
-    counts["retrieval/corpus_images.jsonl"] = len(artifacts)
+def retrieval_files(artifacts: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The retrieval corpora and query files ({relative name: records}) of the artifacts."""
+    files: dict[str, list[dict[str, Any]]] = {
+        "retrieval/corpus_images.jsonl": [{"id": a["id"], "images": a["images"]} for a in artifacts]}
     for setting in SETTINGS:
         corpus_text = f"retrieval/corpus_text_{setting}.jsonl"
         texts = [{"id": a["id"], "text": artifact_text(a, setting)} for a in artifacts]
-        write_jsonl(out_dir / corpus_text, texts)
-        counts[corpus_text] = len(texts)
+        files[corpus_text] = texts
         i2t = []
         for a in artifacts:
             for k, view in enumerate(a["images"]):
@@ -106,20 +111,18 @@ def write_retrieval_files(out_dir: Path, artifacts: list[dict[str, Any]]) -> dic
         t2i = [{"id": a["id"], "artifact_id": a["id"], "museum": a["museum"], "museum_key": a["museum_key"], "images": [],
                 "query_text": text["text"], "corpus": "retrieval/corpus_images.jsonl", "corpus_modality": "image",
                 "answer_space": TEXT_SPACE} for a, text in zip(artifacts, texts)]
-        write_jsonl(out_dir / f"retrieval_i2t_{setting}.jsonl", i2t)
-        write_jsonl(out_dir / f"retrieval_t2i_{setting}.jsonl", t2i)
-        counts[f"retrieval_i2t_{setting}.jsonl"] = len(i2t)
-        counts[f"retrieval_t2i_{setting}.jsonl"] = len(t2i)
-    return counts
+        files[f"retrieval_i2t_{setting}.jsonl"] = i2t
+        files[f"retrieval_t2i_{setting}.jsonl"] = t2i
+    return files
+
+
+def task_files(artifacts: list[dict[str, Any]], qas: list[dict[str, Any]] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """artifacts.jsonl, the retrieval files and the VQA files (template QAs when no ``qas`` are given)."""
+    if qas is None:
+        qas = [qa for a in artifacts for qa in template_qas(a)]
+    return {"artifacts.jsonl": artifacts, **retrieval_files(artifacts), **vqa_files(artifacts, qas)}
 
 
 def write_all(out_dir: Path, artifacts: list[dict[str, Any]], qas: list[dict[str, Any]] | None = None) -> dict[str, int]:
-    """artifacts.jsonl, retrieval files and VQA files (template QAs when no ``qas`` are given)."""
-    out_dir = Path(out_dir)
-    write_jsonl(out_dir / "artifacts.jsonl", artifacts)
-    counts = {"artifacts.jsonl": len(artifacts)}
-    counts.update(write_retrieval_files(out_dir, artifacts))
-    if qas is None:
-        qas = [qa for a in artifacts for qa in template_qas(a)]
-    counts.update(write_vqa_files(out_dir, artifacts, qas))
-    return counts
+    """Write ``task_files`` under ``out_dir``; returns the record counts."""
+    return write_files(out_dir, task_files(artifacts, qas))
