@@ -46,6 +46,7 @@ import numpy as np
 from lmms_eval.api.instance import Instance
 from tqdm import tqdm
 
+from chronotasks.data.fetch import sha256_of
 from chronotasks.data.locations import cache_home
 from chronotasks.scoring.retrieval import l2_normalize
 from model_shims.launcher import LauncherModel, write_atomically
@@ -55,14 +56,6 @@ def default_cache_dir() -> Path:
     """``$CHRONOTASKS_CACHE/embeddings``, else ``embeddings`` in the per-user chronotasks folder
     (``chronotasks.data.locations.cache_home``: moved by ``$CHRONOTASKS_HOME`` / ``$XDG_CACHE_HOME``)."""
     return (Path(os.environ["CHRONOTASKS_CACHE"]) if os.environ.get("CHRONOTASKS_CACHE") else cache_home()) / "embeddings"
-
-
-def _file_sha(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 SEARCH_BLOCK = 16384
@@ -211,7 +204,7 @@ class ChronoEmbed(LauncherModel):
             model_id += "|" + hashlib.sha256(config.read_bytes()).hexdigest()
             weights = sorted(Path(self.pretrained).glob("*.safetensors")) + sorted(Path(self.pretrained).glob("*.bin"))
             model_id += "|" + "|".join(f"{w.name}:{w.stat().st_size}:{int(w.stat().st_mtime)}" for w in weights)
-        blob = json.dumps([model_id, _file_sha(corpus), modality, self.max_text_length, "mean-of-normalised-views", 1])
+        blob = json.dumps([model_id, sha256_of(corpus), modality, self.max_text_length, "mean-of-normalised-views", 1])
         return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
     def corpus_embeddings(self, corpus: Path, modality: str, root: Path) -> tuple[list[str], np.ndarray]:
