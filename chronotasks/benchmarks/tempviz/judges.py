@@ -170,13 +170,14 @@ def _features(output):
     return output.pooler_output if hasattr(output, "pooler_output") else output
 
 
-def clip_pixel_values(images: list, model_path: str = DEFAULT_CLIP, device: str = "cpu"):
-    """The CLIP image processor's pixel values of the images (a CPU tensor): no model call."""
-    return _load("clip", model_path, device)[1](images=list(images), return_tensors="pt")["pixel_values"]
+def pixel_values(images: list, kind: str, model_path: str, device: str = "cpu"):
+    """The pixel values of the images from the image processor of a ``kind`` ("clip" or "blip")
+    model (a CPU tensor): no model call."""
+    return _load(kind, model_path, device)[1](images=list(images), return_tensors="pt")["pixel_values"]
 
 
 def clip_scores(pixel_values, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
-    """Cosine of the CLIP embeddings of each image (``clip_pixel_values``) and its text, in one model call."""
+    """Cosine of the CLIP embeddings of each image (``pixel_values``) and its text, in one model call."""
     import torch
 
     model, _, tokenizer = _load("clip", model_path, device)
@@ -189,7 +190,7 @@ def clip_scores(pixel_values, texts: list[str], model_path: str = DEFAULT_CLIP, 
 
 def clip_similarities(images: list, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
     """Cosine of CLIP image and text embeddings of each (image, text) pair, in one model call."""
-    return clip_scores(clip_pixel_values(images, model_path, device), texts, model_path, device)
+    return clip_scores(pixel_values(images, "clip", model_path, device), texts, model_path, device)
 
 
 def clip_similarity(image, text: str, model_path: str = DEFAULT_CLIP, device: str = "cpu") -> float:
@@ -197,13 +198,8 @@ def clip_similarity(image, text: str, model_path: str = DEFAULT_CLIP, device: st
     return clip_similarities([image], [text], model_path, device)[0]
 
 
-def blip_pixel_values(images: list, model_path: str = DEFAULT_BLIP, device: str = "cpu"):
-    """The BLIP image processor's pixel values of the images (a CPU tensor): no model call."""
-    return _load("blip", model_path, device)[1](images=list(images), return_tensors="pt")["pixel_values"]
-
-
 def blip_generate(pixel_values, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> list[str]:
-    """Greedy BLIP captions of images (``blip_pixel_values``), in one ``generate`` call."""
+    """Greedy BLIP captions of images (``pixel_values``), in one ``generate`` call."""
     import torch
 
     model, _, tokenizer = _load("blip", model_path, device)
@@ -214,7 +210,7 @@ def blip_generate(pixel_values, model_path: str = DEFAULT_BLIP, device: str = "c
 
 def blip_captions(images: list, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> list[str]:
     """Greedy BLIP captions of the images, in one ``generate`` call."""
-    return blip_generate(blip_pixel_values(images, model_path, device), model_path, device, max_new_tokens)
+    return blip_generate(pixel_values(images, "blip", model_path, device), model_path, device, max_new_tokens)
 
 
 def blip_caption(image, model_path: str = DEFAULT_BLIP, device: str = "cpu", max_new_tokens: int = 30) -> str:
@@ -351,6 +347,11 @@ class _Batch:
     pixel_values: Any
 
 
+def _image_model(config: JudgeConfig) -> tuple[str, str]:
+    """(kind, path) of a model judge's image model: CLIP for ``clipscore``, BLIP for ``caption``."""
+    return ("clip", config.model or DEFAULT_CLIP) if config.judge == "clipscore" else ("blip", config.model or DEFAULT_BLIP)
+
+
 def _prepare(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig) -> _Batch:
     """Decode a batch's images into the image processor's pixel values (no model call): an unreadable
     image is a ``generation_failure`` of that image, the others are judged as usual."""
@@ -363,14 +364,8 @@ def _prepare(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig) -> _B
             continue
         texts.append(doc.get("prompt_body") or strip_imperative(doc["prompt"]))
         slots.append(n)
-    pixel_values = None
-    if slots:
-        device = config.resolved_device()
-        if config.judge == "clipscore":
-            pixel_values = clip_pixel_values(images, config.model or DEFAULT_CLIP, device)
-        else:
-            pixel_values = blip_pixel_values(images, config.model or DEFAULT_BLIP, device)
-    return _Batch(failures, slots, texts, pixel_values)
+    pixels = pixel_values(images, *_image_model(config), config.resolved_device()) if slots else None
+    return _Batch(failures, slots, texts, pixels)
 
 
 def _prepared(chunks: list[list[tuple[str, dict[str, Any]]]], config: JudgeConfig):
@@ -395,11 +390,12 @@ def _model_verdicts(batch: _Batch, config: JudgeConfig) -> list[dict[str, Any]]:
     if batch.slots:
         device = config.resolved_device()
         threshold = config.resolved_threshold()
+        _, model_path = _image_model(config)
         if config.judge == "clipscore":
-            scores = clip_scores(batch.pixel_values, batch.texts, config.model or DEFAULT_CLIP, device)
+            scores = clip_scores(batch.pixel_values, batch.texts, model_path, device)
             extras: list[dict[str, Any]] = [{} for _ in batch.slots]
         else:
-            captions = blip_generate(batch.pixel_values, config.model or DEFAULT_BLIP, device)
+            captions = blip_generate(batch.pixel_values, model_path, device)
             scores = text_similarities(captions, batch.texts, config.text_model, device)
             extras = [{"caption": caption} for caption in captions]
         for n, score, extra in zip(batch.slots, scores, extras):
@@ -437,4 +433,4 @@ def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> di
 
 
 __all__ = ["API_JUDGES", "JUDGED", "JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "blip_captions", "blip_generate",
-           "blip_pixel_values", "clip_pixel_values", "clip_scores", "clip_similarities", "clip_similarity", "judge_batch", "judge_image", "text_similarities", "text_similarity"]
+           "clip_scores", "clip_similarities", "clip_similarity", "judge_batch", "judge_image", "pixel_values", "text_similarities", "text_similarity"]
