@@ -175,13 +175,13 @@ def _features(output):
 
 def pixel_values(images: list, kind: str, model_path: str, device: str = "cpu"):
     """The pixel values of the RGB images from the image processor of a ``kind`` ("clip" or "blip")
-    model (a CPU tensor): no model call. Images of one size go in as one uint8 tensor, so the
-    processor converts them together rather than one by one (the same values)."""
+    model (a CPU tensor): no model call. Several images of one size go in as one uint8 tensor, so
+    the processor converts them together rather than one by one (the same values)."""
     import torch
 
     images = list(images)
     processor = _load(kind, model_path, device)[1]
-    if len({image.size for image in images}) == 1:
+    if len(images) > 1 and len({image.size for image in images}) == 1:
         rgb = [np.asarray(image if image.mode == "RGB" else image.convert("RGB")) for image in images]
         stacked = torch.from_numpy(np.stack(rgb)).permute(0, 3, 1, 2)
         return processor(images=stacked, input_data_format="channels_first", return_tensors="pt")["pixel_values"]
@@ -397,8 +397,9 @@ def _with_images(chunks: list[list[tuple[str, dict[str, Any]]]], config: JudgeCo
     loader thread reads and resizes them ahead, while the model judges the chunk before (image
     decoding and resizing release the GIL). Texts are tokenized in this thread, beside the model
     calls: a fast tokenizer is not safe to share between threads."""
-    if len(chunks) == 1:
-        yield chunks[0], functools.partial(_read_images, chunks[0], config)
+    if len(chunks) == 1:  # nothing to overlap with: read now
+        read = _read_images(chunks[0], config)
+        yield chunks[0], lambda: read
         return
     with ThreadPoolExecutor(max_workers=1) as loader:
         upcoming = loader.submit(_read_images, chunks[0], config) if chunks else None
