@@ -169,8 +169,10 @@ def _load(kind: str, path: str, device: str):
         return loaded
 
 
-def _features(output):
-    return output.pooler_output if hasattr(output, "pooler_output") else output
+def _embeddings(output):
+    """A model's embeddings as a float numpy matrix (the pooled output where the model returns an object)."""
+    features = output.pooler_output if hasattr(output, "pooler_output") else output
+    return features.float().cpu().numpy()
 
 
 def pixel_values(images: list, kind: str, model_path: str, device: str = "cpu"):
@@ -196,7 +198,7 @@ def clip_text_features(texts: list[str], model_path: str = DEFAULT_CLIP, device:
     tokens = tokenizer(list(texts), return_tensors="pt", padding=True, truncation=True).to(device)
     with torch.inference_mode():
         features = model.get_text_features(input_ids=tokens["input_ids"], attention_mask=tokens.get("attention_mask"))
-    return _features(features).float().cpu().numpy()
+    return _embeddings(features)
 
 
 def clip_image_features(pixel_values, model_path: str = DEFAULT_CLIP, device: str = "cpu"):
@@ -206,17 +208,13 @@ def clip_image_features(pixel_values, model_path: str = DEFAULT_CLIP, device: st
     model = _load("clip", model_path, device)[0]
     with torch.inference_mode():
         features = model.get_image_features(pixel_values=pixel_values.to(device))
-    return _features(features).float().cpu().numpy()
-
-
-def clip_scores(pixel_values, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
-    """Cosine of the CLIP embeddings of each image (``pixel_values``) and its text, one model call each."""
-    return row_cosines(clip_image_features(pixel_values, model_path, device), clip_text_features(texts, model_path, device))
+    return _embeddings(features)
 
 
 def clip_similarities(images: list, texts: list[str], model_path: str = DEFAULT_CLIP, device: str = "cpu") -> list[float]:
-    """Cosine of CLIP image and text embeddings of each (image, text) pair, in one model call."""
-    return clip_scores(pixel_values(images, "clip", model_path, device), texts, model_path, device)
+    """Cosine of CLIP image and text embeddings of each (image, text) pair, one model call for each side."""
+    image_embeddings = clip_image_features(pixel_values(images, "clip", model_path, device), model_path, device)
+    return row_cosines(image_embeddings, clip_text_features(texts, model_path, device))
 
 
 def clip_similarity(image, text: str, model_path: str = DEFAULT_CLIP, device: str = "cpu") -> float:
@@ -468,4 +466,4 @@ def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> di
 
 
 __all__ = ["API_JUDGES", "JUDGED", "JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "blip_captions", "blip_generate",
-           "clip_image_features", "clip_scores", "clip_similarities", "clip_similarity", "clip_text_features", "judge_batch", "judge_image", "pixel_values", "text_similarities", "text_similarity"]
+           "clip_image_features", "clip_similarities", "clip_similarity", "clip_text_features", "judge_batch", "judge_image", "pixel_values", "text_similarities", "text_similarity"]
