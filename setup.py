@@ -1,14 +1,17 @@
-"""Build step that pyproject.toml cannot express: the wheel's task pack.
+"""What pyproject.toml cannot express: the package map and the wheel's task pack.
 
-Everything else about the package is declared in pyproject.toml. ``build_py`` additionally writes
-``lmms_eval/tasks/chronotasks/`` (our task YAMLs, calling the installed hooks) into the wheel, so
-lmms-eval finds the tasks with no flag; see chronotasks/task_pack.py for why and how.
+Packages: ``chronotasks`` and its sub-packages, plus the repository's top-level ``prompts/`` and
+``model_shims/`` folders, installed as ``chronotasks.prompts`` and ``chronotasks.model_shims`` so
+the wheel adds no generic top-level names (``prompts``, ``model_shims``) to a user's environment.
+``build_py`` additionally writes ``lmms_eval/tasks/chronotasks/`` (our task YAMLs, calling the
+installed hooks) into the wheel, so lmms-eval finds the tasks with no flag; see
+chronotasks/task_pack.py for why and how. Everything else is declared in pyproject.toml.
 """
 
 import sys
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_namespace_packages, setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
@@ -23,4 +26,11 @@ class BuildPyWithTaskPack(build_py):
             write_pack(HERE / "chronotasks" / "tasks", Path(self.build_lib))
 
 
-setup(cmdclass={"build_py": BuildPyWithTaskPack})
+# repository folder -> installed package
+MAPPED = {"chronotasks.prompts": "prompts", "chronotasks.model_shims": "model_shims"}
+
+setup(
+    packages=find_namespace_packages(include=["chronotasks", "chronotasks.*"]) + list(MAPPED),
+    package_dir=MAPPED,
+    cmdclass={"build_py": BuildPyWithTaskPack},
+)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chronotasks.data.answer_space import AnswerSpace
-from prompts import render
+from chronotasks.prompts import render
 
 log = logging.getLogger(__name__)
 PROMPT = "extraction/extract_answer.j2"

@@ -14,9 +14,9 @@ def manifests():
     from lmms_eval.models.registry_v2 import ModelManifest
 
     return [
-        ModelManifest(model_id="chrono_random", simple_class_path="model_shims.baselines.RandomBaseline"),
-        ModelManifest(model_id="chrono_constant", simple_class_path="model_shims.baselines.ConstantBaseline"),
-        ModelManifest(model_id="chrono_grayscale_prior", simple_class_path="model_shims.baselines.GrayscalePriorBaseline"),
-        ModelManifest(model_id="chrono_embed", simple_class_path="model_shims.chrono_embed.ChronoEmbed"),
-        ModelManifest(model_id="chrono_diffusers", simple_class_path="model_shims.chrono_diffusers.DiffusersT2I"),
+        ModelManifest(model_id="chrono_random", simple_class_path="chronotasks.model_shims.baselines.RandomBaseline"),
+        ModelManifest(model_id="chrono_constant", simple_class_path="chronotasks.model_shims.baselines.ConstantBaseline"),
+        ModelManifest(model_id="chrono_grayscale_prior", simple_class_path="chronotasks.model_shims.baselines.GrayscalePriorBaseline"),
+        ModelManifest(model_id="chrono_embed", simple_class_path="chronotasks.model_shims.chrono_embed.ChronoEmbed"),
+        ModelManifest(model_id="chrono_diffusers", simple_class_path="chronotasks.model_shims.chrono_diffusers.DiffusersT2I"),
     ]

@@ -31,7 +31,7 @@ from lmms_eval.api.instance import Instance
 from tqdm import tqdm
 
 from chronotasks.data.answer_space import AnswerSpace
-from model_shims.launcher import LauncherModel
+from chronotasks.model_shims.launcher import LauncherModel
 
 
 def _doc_seed(seed: int, *parts: Any) -> int:

@@ -35,7 +35,7 @@ from typing import Any
 from lmms_eval.api.instance import Instance
 from tqdm import tqdm
 
-from model_shims.launcher import LauncherModel, write_atomically
+from chronotasks.model_shims.launcher import LauncherModel, write_atomically
 
 _SETTING_KEYS = ("num_inference_steps", "guidance_scale", "height", "width", "dtype")
 

@@ -49,7 +49,7 @@ from tqdm import tqdm
 from chronotasks.data.fetch import sha256_of
 from chronotasks.data.locations import cache_home
 from chronotasks.scoring.retrieval import l2_normalize
-from model_shims.launcher import LauncherModel, write_atomically
+from chronotasks.model_shims.launcher import LauncherModel, write_atomically
 
 
 def default_cache_dir() -> Path:

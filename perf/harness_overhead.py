@@ -78,7 +78,7 @@ def time_hooks(family: str) -> dict[str, float]:
     from lmms_eval.tasks import TaskManager, get_task_dict
 
     from chronotasks.tasks import TASKS_DIR, leaf_tasks
-    from model_shims.baselines import RandomBaseline
+    from chronotasks.model_shims.baselines import RandomBaseline
 
     datasets.disable_progress_bars()
     tasks = leaf_tasks(get_task_dict([family], TaskManager(include_path=str(TASKS_DIR), verbosity="ERROR")))

@@ -61,7 +61,7 @@ def main() -> None:
     from threadpoolctl import threadpool_limits
 
     from chronotasks.scoring.retrieval import brute_force_rank
-    from model_shims.chrono_embed import SEARCH_BLOCK, build_index, rank_in_blocks, search
+    from chronotasks.model_shims.chrono_embed import SEARCH_BLOCK, build_index, rank_in_blocks, search
 
     faiss.omp_set_num_threads(args.threads)
     threadpool_limits(args.threads)
@@ -143,7 +143,7 @@ def time_corpus_embedding(args) -> None:
     from tiny_models import make_tiny_chinese_clip
 
     from chronotasks.data.drawing import draw_scene
-    from model_shims.chrono_embed import ChronoEmbed
+    from chronotasks.model_shims.chrono_embed import ChronoEmbed
 
     with tempfile.TemporaryDirectory() as tmp:
         model_dir = make_tiny_chinese_clip(Path(tmp) / "clip", ["青釉圆腹圈足"])

@@ -2,7 +2,7 @@
 
     tasks       -> benchmarks, scoring, data, prompts (and the shared chat client / reporting)
     benchmarks  -> scoring, data, prompts, reporting, chat client
-    model_shims -> scoring, data, prompts
+    model_shims -> scoring, data, prompts   (installed as chronotasks.model_shims / chronotasks.prompts)
     data        -> scoring
     scoring     -> nothing of ours
 
@@ -18,21 +18,24 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-OURS = ("chronotasks", "model_shims", "prompts")
+OURS = ("chronotasks",)
+# repository folders installed under the chronotasks namespace (setup.py)
+MAPPED = {"prompts": "chronotasks.prompts", "model_shims": "chronotasks.model_shims"}
 
 # layer -> layers it must not import ("chronotasks.tasks" etc. are prefixes of module names)
 FORBIDDEN = {
-    "chronotasks.scoring": ("chronotasks.data", "chronotasks.benchmarks", "chronotasks.tasks", "model_shims", "prompts",
-                            "chronotasks.reporting", "chronotasks.chat_client", "chronotasks.cli"),
-    "chronotasks.data": ("chronotasks.benchmarks", "chronotasks.tasks", "model_shims", "chronotasks.cli"),
-    "chronotasks.benchmarks": ("chronotasks.tasks", "model_shims", "chronotasks.cli"),
-    "chronotasks.tasks": ("model_shims", "chronotasks.cli"),
-    "model_shims": ("chronotasks.tasks", "chronotasks.benchmarks", "chronotasks.cli"),
+    "chronotasks.scoring": ("chronotasks.data", "chronotasks.benchmarks", "chronotasks.tasks", "chronotasks.model_shims",
+                            "chronotasks.prompts", "chronotasks.reporting", "chronotasks.chat_client", "chronotasks.cli"),
+    "chronotasks.data": ("chronotasks.benchmarks", "chronotasks.tasks", "chronotasks.model_shims", "chronotasks.cli"),
+    "chronotasks.benchmarks": ("chronotasks.tasks", "chronotasks.model_shims", "chronotasks.cli"),
+    "chronotasks.tasks": ("chronotasks.model_shims", "chronotasks.cli"),
+    "chronotasks.model_shims": ("chronotasks.tasks", "chronotasks.benchmarks", "chronotasks.cli"),
 }
 
 
 def _module_name(path: Path) -> str:
     parts = list(path.relative_to(REPO).with_suffix("").parts)
+    parts[:1] = MAPPED.get(parts[0], parts[0]).split(".")
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 

@@ -1,3 +1,3 @@
-from model_shims.baselines import ConstantBaseline
+from chronotasks.model_shims.baselines import ConstantBaseline
 
 __all__ = ["ConstantBaseline"]

@@ -1,3 +1,3 @@
-from model_shims.chrono_embed import ChronoEmbed
+from chronotasks.model_shims.chrono_embed import ChronoEmbed
 
 __all__ = ["ChronoEmbed"]

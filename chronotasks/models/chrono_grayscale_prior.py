@@ -1,3 +1,3 @@
-from model_shims.baselines import GrayscalePriorBaseline
+from chronotasks.model_shims.baselines import GrayscalePriorBaseline
 
 __all__ = ["GrayscalePriorBaseline"]

@@ -1,3 +1,3 @@
-from model_shims.baselines import RandomBaseline
+from chronotasks.model_shims.baselines import RandomBaseline
 
 __all__ = ["RandomBaseline"]

@@ -17,7 +17,7 @@ from chronotasks.scoring import (
     parse_ordering,
     parse_year,
 )
-from model_shims.baselines import ConstantBaseline, GrayscalePriorBaseline, RandomBaseline, mean_saturation
+from chronotasks.model_shims.baselines import ConstantBaseline, GrayscalePriorBaseline, RandomBaseline, mean_saturation
 
 
 def make_requests(model, docs, task="t", doc_to_visual=lambda doc: []):

@@ -65,7 +65,7 @@ def test_grayscale_cache_is_one_channel_and_reads_back_algorithm_1(tmp_path):
 
 
 def test_baseline_chunked_doc_lookup_equals_row_lookup():
-    from model_shims.baselines import RandomBaseline
+    from chronotasks.model_shims.baselines import RandomBaseline
 
     space = AnswerSpace("letter", n=4).to_json()
     rows = {name: [{"id": f"{name}{i}", "answer_space": space, "n": i} for i in range(10)] for name in ("t1", "t2")}

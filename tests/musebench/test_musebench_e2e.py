@@ -58,7 +58,7 @@ def test_retrieval_tasks_with_tiny_chinese_clip(lmms_eval_run, demo_root, tmp_pa
 
     # the same numbers from the model directly: numpy brute force, views pooled as documented
     from chronotasks.data.loading import open_image
-    from model_shims.chrono_embed import ChronoEmbed
+    from chronotasks.model_shims.chrono_embed import ChronoEmbed
 
     model = ChronoEmbed(pretrained=str(model_dir), embed_batch_size=8, cache_dir=str(tmp_path / "unused"))
     artifacts = read_jsonl(bench / "retrieval/corpus_images.jsonl")

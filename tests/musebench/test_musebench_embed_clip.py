@@ -43,7 +43,7 @@ def _requests(model, task, docs, context, visual):
 
 
 def test_clip_model_faiss_ranking_matches_numpy(clip_dir, corpus, tmp_path):
-    from model_shims.chrono_embed import ChronoEmbed
+    from chronotasks.model_shims.chrono_embed import ChronoEmbed
 
     root, artifacts = corpus
     ids = [a["id"] for a in artifacts]
@@ -78,7 +78,7 @@ def test_block_ranking_equals_one_search_over_all_queries():
     """Queries streamed in batches of 5 and searched 7, 64 or 4,096 at a time (blocks that split
     batches, one block, the last block partial) rank exactly as one faiss call over all of them
     and as the numpy brute force."""
-    from model_shims.chrono_embed import build_index, rank_in_blocks, search
+    from chronotasks.model_shims.chrono_embed import build_index, rank_in_blocks, search
 
     rng = np.random.default_rng(0)
     corpus = rng.normal(size=(300, 16)).astype(np.float32)
@@ -105,7 +105,7 @@ def test_faiss_gpu_setting_falls_back_or_says_why():
     faiss_gpu=true there is an error naming what is missing (the GPU path itself needs a GPU)."""
     import faiss
 
-    from model_shims.chrono_embed import build_index, gpu_faiss_available
+    from chronotasks.model_shims.chrono_embed import build_index, gpu_faiss_available
 
     vectors = np.eye(4, dtype=np.float32)
     assert isinstance(build_index(vectors, "cpu", "auto"), faiss.IndexFlatIP)
@@ -119,7 +119,7 @@ def test_faiss_gpu_setting_falls_back_or_says_why():
 def test_embedding_cache_defaults_to_the_per_user_chronotasks_folder(tmp_path, monkeypatch):
     """Corpus embeddings go where the data root and downloads go (CHRONOTASKS_HOME, XDG_CACHE_HOME),
     unless CHRONOTASKS_CACHE says otherwise; never into the real ~/.cache of a test or of a moved home."""
-    from model_shims.chrono_embed import default_cache_dir
+    from chronotasks.model_shims.chrono_embed import default_cache_dir
 
     monkeypatch.delenv("CHRONOTASKS_CACHE", raising=False)
     monkeypatch.setenv("CHRONOTASKS_HOME", str(tmp_path / "home"))

@@ -68,7 +68,7 @@ def test_pool_views_mean_of_normalised_then_renormalised():
 
 def test_faiss_ranking_matches_numpy_brute_force():
     from chronotasks.scoring.retrieval import l2_normalize
-    from model_shims.chrono_embed import build_index, search
+    from chronotasks.model_shims.chrono_embed import build_index, search
 
     rng = np.random.default_rng(0)
     corpus = l2_normalize(rng.normal(size=(500, 32)))

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from chronotasks.skeleton import SkeletonError, create
+from venvs import make_venv, pip_command
 
 REPO = Path(__file__).resolve().parents[2]
 SKIP = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", "build", "dist", "*.egg-info", ".pytest_cache")
@@ -29,26 +30,30 @@ EXPECTED = [
 ]
 
 
-def _in_copy(copy: Path, *command: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONPATH": str(copy)}  # the copy's chronotasks, not this checkout's
-    env.pop("CHRONOTASKS_DATA", None)
-    return subprocess.run([sys.executable, *command], cwd=copy, env=env, capture_output=True, text=True, timeout=900)
+def _in_copy(python: Path, copy: Path, *command: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CHRONOTASKS_DATA")}
+    return subprocess.run([str(python), *command], cwd=copy, env=env, capture_output=True, text=True, timeout=900)
 
 
 @pytest.mark.slow
 def test_new_benchmark_skeleton_passes_its_tests_and_runs_in_lmms_eval(tmp_path):
     copy = tmp_path / "repo"
     shutil.copytree(REPO, copy, ignore=SKIP)
+    # A contributor's set-up: the copy installed editable (prompts/ and model_shims/ are mapped to
+    # chronotasks.prompts / chronotasks.model_shims by the install, so the copy's own folders are used).
+    python, _ = make_venv(tmp_path / "venv")
+    subprocess.run(pip_command(python, "install", "-q", "--no-deps", "--no-build-isolation", "-e", str(copy)),
+                   check=True, capture_output=True)
 
-    made = _in_copy(copy, "-m", "chronotasks.cli", "new-benchmark", "zzbench")
+    made = _in_copy(python, copy, "-m", "chronotasks.cli", "new-benchmark", "zzbench")
     assert made.returncode == 0, made.stderr
     assert sorted(made.stdout.split("\n\n")[0].splitlines()) == sorted(EXPECTED)
 
-    demo = _in_copy(copy, "-m", "chronotasks.cli", "demo-data", "--out", str(tmp_path / "data"), "--benchmarks", "zzbench")
+    demo = _in_copy(python, copy, "-m", "chronotasks.cli", "demo-data", "--out", str(tmp_path / "data"), "--benchmarks", "zzbench")
     assert demo.returncode == 0, demo.stderr
     assert len((tmp_path / "data" / "zzbench" / "period.jsonl").read_text().splitlines()) == 20
 
-    tests = _in_copy(copy, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/zzbench", "tests/test_layout.py")
+    tests = _in_copy(python, copy, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/zzbench", "tests/test_layout.py")
     assert tests.returncode == 0, tests.stdout[-6000:] + tests.stderr[-3000:]
     assert "test_zzbench.py::test_random_baseline_runs_in_lmms_eval PASSED" in tests.stdout
     assert "test_layout.py::test_every_benchmark_has_its_four_places PASSED" in tests.stdout

@@ -7,11 +7,12 @@ finds and runs our tasks with neither --include_path nor LMMS_EVAL_PLUGINS, `lmm
 them, adding --include_path "$(chronotasks tasks-path)" changes nothing, and `pip uninstall
 chronotasks` leaves lmms-eval's folder exactly as it was.
 
-To stay fast the virtualenv sees the system site-packages (torch & co. are not reinstalled) and
-gets its own lmms-eval (same version, --no-deps) and our wheel. Every command runs the venv's
+To stay fast the virtualenv sees the packages of the interpreter running the tests (torch & co. are
+not reinstalled; tests/venvs.py) and gets its own lmms-eval (same version, --no-deps) and our wheel. Every command runs the venv's
 console scripts from a temporary folder with no PYTHONPATH, and the test checks that the venv's
-lmms_eval, chronotasks, model_shims and prompts are the ones imported (not the system's, not this
-checkout's).
+lmms_eval, chronotasks, chronotasks.model_shims and chronotasks.prompts are the ones imported (not the
+system's, not this checkout's), and that the wheel adds no other top-level name (the repository's
+prompts/ and model_shims/ folders are installed under the chronotasks namespace).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from venvs import make_venv, pip_command
 
 REPO = Path(__file__).resolve().parents[2]
 CARD_TASKS = "tabvlm_chrono,chronovision_shortcut"
@@ -54,8 +56,7 @@ def _run_together(*commands: tuple[list[str], dict], cwd: Path, timeout: int = 6
 
 
 def _pip(venv_python: Path, *args: str, cwd: Path, env: dict) -> subprocess.CompletedProcess:
-    # The system pip, acting on the venv's interpreter (the venv is made without a pip of its own).
-    return _run([sys.executable, "-m", "pip", "--python", str(venv_python), "--disable-pip-version-check", *args], cwd, env)
+    return _run(pip_command(venv_python, *args), cwd, env)
 
 
 def _snapshot(folder: Path) -> dict[str, str]:
@@ -94,22 +95,26 @@ def test_card_command_runs_from_the_installed_wheel_and_uninstall_is_clean(tmp_p
           "-q", "-w", str(tmp_path / "dist"), str(source)], tmp_path, env)
     (wheel,) = (tmp_path / "dist").glob("chronotasks-*.whl")
 
-    # 2. A fresh venv with its own lmms-eval (the version installed here), then our wheel.
+    # 2. A fresh venv with its own lmms-eval (the version installed here), then our wheel. It sees the
+    # packages of the interpreter running this test (tests/venvs.py), so it works from a plain venv too.
     venv = tmp_path / "venv"
-    _run([sys.executable, "-m", "venv", "--system-site-packages", "--without-pip", str(venv)], tmp_path, env)
-    python, bin_dir = venv / "bin" / "python", venv / "bin"
+    python, site = make_venv(venv)
+    bin_dir = venv / "bin"
     lmms_eval_version = importlib.metadata.version("lmms-eval")
     _pip(python, "install", "-q", "--no-deps", "--ignore-installed", f"lmms-eval=={lmms_eval_version}", cwd=tmp_path, env=env)
-    site = Path(_run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], tmp_path, env).stdout.strip())
     lmms_eval_dir = site / "lmms_eval"
     before = _snapshot(lmms_eval_dir)
     assert "tasks/chronotasks" not in before
 
     _pip(python, "install", "-q", "--no-deps", str(wheel), cwd=tmp_path, env=env)
-    where = json.loads(_run([str(python), "-c", "import json, lmms_eval, chronotasks, model_shims, prompts; "
-                            "print(json.dumps([m.__file__ for m in (lmms_eval, chronotasks, model_shims, prompts)]))"],
+    where = json.loads(_run([str(python), "-c", "import json, lmms_eval, chronotasks, chronotasks.model_shims as m, chronotasks.prompts as p; "
+                            "print(json.dumps([x.__file__ for x in (lmms_eval, chronotasks, m, p)]))"],
                            tmp_path, env).stdout)
     assert all(Path(path).is_relative_to(site) for path in where), where
+    record = next(site.glob("chronotasks-*.dist-info")) / "RECORD"
+    top_level = {line.split("/")[0].split(",")[0] for line in record.read_text().splitlines()}
+    # the console script aside (../../../bin/chronotasks), only our package, its metadata and the task pack
+    assert top_level - {".."} == {"chronotasks", record.parent.name, "lmms_eval"}, top_level
     pack = lmms_eval_dir / "tasks" / "chronotasks"
     assert (pack / "tabvlm" / "tabvlm_chrono.yaml").is_file()
     assert not list(pack.rglob("*.py")), "the pack holds YAMLs only; hooks come from the installed chronotasks"

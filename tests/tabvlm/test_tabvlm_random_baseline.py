@@ -21,7 +21,7 @@ from chronotasks.benchmarks.tabvlm.report import build_tables
 from chronotasks.benchmarks.tabvlm.schema import PERIOD_KEYS, TASK_TYPES
 from chronotasks.scoring.ordering import accepted_orders
 from chronotasks.tasks.tabvlm import utils
-from model_shims.baselines import RandomBaseline
+from chronotasks.model_shims.baselines import RandomBaseline
 
 PAPER_RANDOM = {"tabvlm_style_period": 25.0, "tabvlm_sequence": 4.2, "tabvlm_technique": 6.25, "tabvlm_material": 6.25,
                 "tabvlm_grouping": 10.0, "tabvlm_odd_one_out": 25.0}

@@ -38,7 +38,7 @@ def tiny(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def backend_factory(tiny, tmp_path_factory):
-    from model_shims.chrono_diffusers import DiffusersT2I
+    from chronotasks.model_shims.chrono_diffusers import DiffusersT2I
 
     def make(output_dir, **kwargs):
         args = dict(pretrained=str(tiny["sd"]), num_inference_steps=2, height=64, width=64, seed=0, output_dir=str(output_dir))

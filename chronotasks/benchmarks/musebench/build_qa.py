@@ -29,7 +29,7 @@ from tqdm import tqdm
 from chronotasks.data.loading import DataError, read_jsonl
 from chronotasks.benchmarks.musebench import records
 from chronotasks.scoring.parsing import extract_json_array
-from prompts import render
+from chronotasks.prompts import render
 
 SIZE_WORDS = ("尺寸", "厘米", "毫米", "公分", "规格", "开本", "高度", "长度", "宽度", "大小", "比例")
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import write_jsonl
-from prompts import render
+from chronotasks.prompts import render
 
 SETTINGS = ("structural", "structural_nl", "descriptive")
 TEMPLATE_FIELDS = ("title", "period", "category", "author")  # never size (§3.2.2)

@@ -58,7 +58,7 @@ from chronotasks.scoring.t2i import (
     strip_imperative,
     threshold_pass,
 )
-from prompts import render
+from chronotasks.prompts import render
 
 JUDGES = ("clipscore", "caption", "vlm_direct", "decomp_vqa")
 DEFAULT_CLIP = "laion/CLIP-ViT-bigG-14-laion2B-39B-b160k"

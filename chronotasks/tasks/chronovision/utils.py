@@ -18,7 +18,7 @@ from chronotasks.extraction import read_answer
 from chronotasks.scoring import extract_json, kendall_tau, mean, within_k
 from chronotasks.scoring.composite import news_score, shortcut_score
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
-from prompts import render
+from chronotasks.prompts import render
 
 B = BENCHMARK
 loc_docs = make_process_docs(B, "artifacts_loc.jsonl", ("id", "images", "options", "answer", "dynasty", "category"))

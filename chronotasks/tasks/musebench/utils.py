@@ -16,7 +16,7 @@ from chronotasks.scoring import anls, mean
 from chronotasks.scoring.chinese_periods import dynasty_of
 from chronotasks.scoring.retrieval import hit_rank, parse_ranking, recall_at
 from chronotasks.scoring.text_similarity import bertscore_f1, contains_answer
-from prompts import render
+from chronotasks.prompts import render
 
 BENCHMARK = "musebench"
 VQA_FIELDS = ("id", "images", "question", "answer", "qtype", "museum_key")

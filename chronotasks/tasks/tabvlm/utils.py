@@ -9,7 +9,7 @@ from chronotasks.data.loading import doc_images, make_process_docs, open_doc_ima
 from chronotasks.extraction import read_answer
 from chronotasks.scoring import exact_match, exact_set_match, jaccard, kendall_tau, multilabel_f1
 from chronotasks.scoring.ordering import has_ties, rank_consistent_match
-from prompts import render
+from chronotasks.prompts import render
 
 _REQUIRED = ("id", "question_type", "question", "images", "options", "answer", "answer_space", "period_ranks")
 _docs = {t.task: make_process_docs("tabvlm", t.file, required=_REQUIRED) for t in BY_TASK.values()}
