@@ -162,7 +162,7 @@ def test_shortcut_hooks(utils):
 
 
 def test_news_hooks(utils):
-    doc = {"year": 2010}
+    doc = {"year": 2010, "answer_space": AnswerSpace("year", lo=1946, hi=2025).to_json()}
     out = [utils.news_year_process_results(doc, [r]) for r in ("2010", "Year: 2012", "1990", "unknown")]
     assert [o["ACC_Y"] for o in out] == [1.0, 0.0, 0.0, 0.0]
     assert [o["within_3"] for o in out] == [1.0, 1.0, 0.0, 0.0]
