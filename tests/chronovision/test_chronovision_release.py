@@ -77,6 +77,8 @@ def test_release_predictions_as_the_scripts_record_them():
     assert shortcut_prediction('["1"]') == "Exception"          # parsed.get on a list raises in the script
     assert shortcut_prediction('Reasoning... "answer": "3"') == "3"
     assert shortcut_cot_prediction("Image 2") == "Parse Fail"
+    # a degenerate "111...1" reply: json.loads raises ValueError (not a JSONDecodeError); the scripts record "Exception"
+    assert shortcut_prediction("1" * 5000) == "Exception" == shortcut_cot_prediction("1" * 5000)
     assert shortcut_cot_prediction('{"answer": "Image 1 or 2"}') == "1"
 
 
