@@ -15,11 +15,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from chronotasks.prompts import render
 from PIL import Image
 
 from chronotasks.benchmarks.tabvlm.schema import convert_question
 from chronotasks.data.answer_space import AnswerSpace
-from chronotasks.prompts import render
 from chronotasks.scoring.release_tabvlm import gold_indices, overall_accuracy, read_release, release_score
 from chronotasks.tasks.tabvlm.release import utils as release
 
@@ -40,8 +40,8 @@ CASES = [
     ("material_consistency_1", "3, 4", 1.0, 1.0),
     ("material_consistency_1", "Options 3 and 4 (synthetic fiber and plastic) would not have been available.", 1.0, 1.0),
     # the "1" of "1857" is read as option 1 and the answer after the first 100 characters is never seen
-    ("material_consistency_1", "The brass lamp was made in Modern India (1857 AD - Present); synthetic fiber and plastic "
-                               "were still rare then.\nAnswer: 3, 4", 0.0, 1.0),
+    ("material_consistency_1", ("The brass lamp was made in Modern India (1857 AD - Present); synthetic fiber and plastic "
+                                "were still rare then.\nAnswer: 3, 4"), 0.0, 1.0),
     ("material_consistency_1", "3, 4 or maybe 2", 0.0, 0.0),
     ("material_consistency_1", "", None, 0.0),
     # object_grouping_2: five artifacts, 1, 3 and 5 of one period

@@ -15,10 +15,10 @@ answers stay letters (option 1 = A).
 from dataclasses import replace
 
 import datasets
+from chronotasks.prompts import render
 
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import open_doc_image
-from chronotasks.prompts import render
 from chronotasks.scoring import mean
 from chronotasks.scoring.release_tabvlm import gold_indices, release_score
 from chronotasks.tasks.tabvlm import utils as base
