@@ -7,11 +7,13 @@ grader's. These are the examples of the divergence table in chronotasks/tasks/ch
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from PIL import Image
 
 from chronotasks.data.answer_space import AnswerSpace
-from chronotasks.scoring.release_chronovision import news_year, shortcut_cot_prediction, shortcut_prediction
+from chronotasks.scoring.release_chronovision import news_year, shortcut_correct, shortcut_cot_prediction, shortcut_prediction
 from chronotasks.tasks.chronovision import utils
 
 # (reply, plain release value, CoT release value, careful grader's value); gold: image 2 is earlier
@@ -77,6 +79,7 @@ def test_release_predictions_as_the_scripts_record_them():
     assert shortcut_prediction('["1"]') == "Exception"          # parsed.get on a list raises in the script
     assert shortcut_prediction('Reasoning... "answer": "3"') == "3"
     assert shortcut_cot_prediction("Image 2") == "Parse Fail"
+    assert shortcut_correct('{"answer": "1 or 2"}', "1") == 1.0          # a hedge, credited when image 1 is the earlier
     # a degenerate "111...1" reply: json.loads raises ValueError (not a JSONDecodeError); the scripts record "Exception"
     assert shortcut_prediction("1" * 5000) == "Exception" == shortcut_cot_prediction("1" * 5000)
     assert shortcut_cot_prediction('{"answer": "Image 1 or 2"}') == "1"
@@ -119,6 +122,8 @@ def test_news_year_both_readings_and_denominators(image):
     # ACC_Y over all 8 replies; MAE over the replies that gave a year: release 0,0,0,2,20,0 (6), ours 0,0,0,16,160 (5)
     assert utils.mae([r["MAE_release"] for r in rows]) == pytest.approx(22 / 6)
     assert utils.mae([r["MAE"] for r in rows]) == pytest.approx(176 / 5)
+    no_year = [r["MAE_release"] for r in rows if r["ACC_Y_release"] == 0.0 and r["MAE_release"] is None]
+    assert len(no_year) == 2 and math.isnan(utils.mae(no_year))    # the script would print 0.00
     # S_N's year part / 3 = ACC_Y (1 - MAE / 80) / 6
     assert utils.news_year_share([r["composite_S_release"] for r in rows]) == pytest.approx(4 / 8 * (1 - 22 / 6 / 80) / 6)
     # signed error over the parsed replies: 0, 0, 0, -16, -160 -> mean -35.2 (answers older than the truth)

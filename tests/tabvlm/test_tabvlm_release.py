@@ -162,6 +162,7 @@ def test_numbered_answer_space_round_trip():
     assert letter.format("C") == "3" and letter.parse("3") == "C" and letter.parse("5") is None
     assert subset.format(frozenset("AC")) == "1, 3" and subset.parse("1, 3") == frozenset("AC")
     assert subset.format(frozenset()) == "None" and subset.parse("None") == frozenset()
+    assert subset.parse("13") is None                     # digits run together: one number, not options 1 and 3
     assert order.format(("B", "D", "A", "C")) == "2, 4, 1, 3" and order.parse("2, 4, 1, 3") == ("B", "D", "A", "C")
     assert triple.parse("Artifacts 1, 3 and 5 are from the same period.") == frozenset("ACE")
     # dates and quantities are not option numbers
