@@ -15,10 +15,10 @@ answers stay letters (option 1 = A).
 from dataclasses import replace
 
 import datasets
-from chronotasks.prompts import render
 
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import open_doc_image
+from chronotasks.prompts import render
 from chronotasks.scoring import mean
 from chronotasks.scoring.release_tabvlm import gold_indices, release_score
 from chronotasks.tasks.tabvlm import utils as base
@@ -44,6 +44,8 @@ def numbered(base_docs):
         return datasets.Dataset.from_list(
             [{**doc, "answer_space": replace(AnswerSpace.of_doc(doc), numbered=True).to_json()} for doc in docs])
 
+    if hasattr(base_docs, "task_data"):   # the records' file, named by check-data's messages
+        process_docs.task_data = base_docs.task_data
     return process_docs
 
 
