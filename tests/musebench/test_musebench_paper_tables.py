@@ -23,7 +23,7 @@ def test_table_2_overall_is_a_qa_weighted_average_of_the_museums(model):
 
 def test_score_is_the_mean_of_bert_and_anls_in_table_3_not_in_table_2():
     for model, (bert, anls, score) in TABLE_3.rows.items():
-        assert score == pytest.approx((bert + anls) / 2, abs=0.006), model
+        assert score == pytest.approx((bert + anls) / 2, abs=0.011), model   # figures rounded to 0.01
     # Table 2's Score is not (Gemini-2.5-Pro: 34.96 for 35.83): the figures are kept as printed
     score, bert, anls = (TABLE_2.figure("Gemini-2.5-Pro", f"Overall {m}") for m in ("Score", "BERT", "ANLS"))
     assert abs(score - (bert + anls) / 2) > 0.5
