@@ -68,3 +68,12 @@ def test_period_distance_by_hand():
     assert math.isnan(distance([items[3]])) and math.isnan(bias([]))
     with pytest.raises(ValueError):
         offset_item(0, 0, [])
+
+
+def test_year_chance_over_a_span_by_hand():
+    # a random year of 1946-2025 (80 years; a range is summed in closed form, a list term by term)
+    for years in (range(1946, 2026), list(range(1946, 2026))):
+        assert offset_item(2010, None, years)["chance_distance"] == pytest.approx((64 * 65 / 2 + 15 * 16 / 2) / 80)   # 27.5
+        assert offset_item(1900, None, years)["chance_distance"] == pytest.approx(85.5)    # all later: 46 ... 125
+        assert offset_item(2030, None, years)["chance_distance"] == pytest.approx(44.5)    # all earlier: 5 ... 84
+        assert offset_item(1946, None, years)["chance_bias"] == pytest.approx(39.5)
