@@ -21,7 +21,8 @@ os.environ["CHRONOTASKS_HOME"] = tempfile.mkdtemp(prefix="chronotasks_home_")
 os.environ.pop("CHRONOTASKS_MIRROR", None)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SEED_DATA = REPO_ROOT.parent / "shared" / "seed-data"
+# $CHRONOTASKS_SEED_DATA overrides it (a checkout with no shared/ beside it, e.g. a git worktree)
+SEED_DATA = Path(os.environ.get("CHRONOTASKS_SEED_DATA") or REPO_ROOT.parent / "shared" / "seed-data")
 
 
 @pytest.fixture(scope="session")

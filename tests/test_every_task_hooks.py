@@ -16,7 +16,9 @@ GROUPS = ["chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovisio
           "musebench_vqa_descriptive", "musebench_retrieval", "tempviz",
           # variants: CircularEval (circular/ sub-folders) and grayscale images (gray/ sub-folders)
           "chrono_demo_circular", "tabvlm_chrono_circular", "chronovision_circular",
-          "chrono_demo_gray", "tabvlm_chrono_gray", "chronovision_gray", "musebench_gray"]
+          "chrono_demo_gray", "tabvlm_chrono_gray", "chronovision_gray", "musebench_gray",
+          # TAB-VLM under its release protocol (release/ sub-folder)
+          "tabvlm_chrono_release"]
 
 
 @pytest.fixture(scope="module", params=["simple", "chat"])

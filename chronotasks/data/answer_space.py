@@ -18,6 +18,10 @@ Kinds:
   dynasty     one of the Table 6 Chinese periods        {"kind": "dynasty"}
   text        free text (no random answer space)        {"kind": "text"}
 
+``numbered: true`` (letter, letter_set, k_of_n, ordering): the options are shown numbered 1..n
+instead of lettered (TAB-VLM's release prompts). Values stay letters; ``format`` writes numbers
+("C" -> "3", {A, C} -> "1, 3") and ``parse`` reads them (chronotasks/scoring/numbered_options.py).
+
 ``format(value)`` writes an answer as a well-behaved model would; ``parse(reply, options)`` is its
 inverse for any realistic reply: the answer in the space, or None when the reply gives none
 (hedges, two answers, refusals, replies cut off). ``options`` are the option texts shown to the
@@ -34,9 +38,11 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chronotasks.scoring import parsing
+from chronotasks.scoring.numbered_options import as_letters, number_of
 from chronotasks.scoring.chinese_periods import PERIODS, chinese_name
 
 KINDS = ("letter", "letter_set", "ordering", "k_of_n", "year", "choice", "dynasty", "text")
+NUMBERED_KINDS = ("letter", "letter_set", "k_of_n", "ordering")
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,7 @@ class AnswerSpace:
     key: str | None = None
     base: int | None = None
     asks: str | None = None
+    numbered: bool | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -59,6 +66,8 @@ class AnswerSpace:
         missing = [name for name in needs if getattr(self, name) in (None, ())]
         if missing:
             raise ValueError(f"answer space {self.kind!r} needs {', '.join(missing)}")
+        if self.numbered and (self.kind not in NUMBERED_KINDS or self.base is not None):
+            raise ValueError(f"answer space {self.kind!r} cannot be numbered (only {', '.join(NUMBERED_KINDS)} without base)")
 
     @property
     def letters(self) -> str:
@@ -93,6 +102,8 @@ class AnswerSpace:
     # -- answers, as a model would write them -------------------------------------------
     def format(self, value: Any) -> str:
         """Write an answer value as the reply text a well-behaved model would give."""
+        if self.numbered:
+            return self._format_numbered(value)
         if self.kind == "letter":
             return str(value)
         if self.kind in ("letter_set", "k_of_n"):
@@ -108,10 +119,19 @@ class AnswerSpace:
             return chinese_name(value)
         return str(value)
 
+    def _format_numbered(self, value: Any) -> str:
+        if self.kind == "letter":
+            return str(number_of(value))
+        if self.kind == "ordering":
+            return ", ".join(str(number_of(v)) for v in value)
+        return ", ".join(str(number_of(v)) for v in sorted(value)) or "None"
+
     def parse(self, reply: Any, options: Sequence[str] | None = None) -> Any:
         """The answer a reply gives, in this space (a letter, a frozenset of letters, a tuple, a
         year, a choice, a period name; the cleaned text for free text), or None: the inverse of
         ``format``. ``options``: the option texts shown to the model, if any."""
+        if self.numbered:  # option numbers written as letters, then read as a lettered reply
+            reply = as_letters(reply)
         if self.kind == "letter":
             return parsing.parse_letter(reply, self.n, options)
         if self.kind == "letter_set":

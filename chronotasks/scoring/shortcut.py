@@ -20,11 +20,12 @@ CONDITIONS = {"color": "ACC_B", "gray_earlier": "ACC_1", "gray_later": "ACC_2"}
 
 
 def condition_accuracy(items: Iterable[Mapping[str, Any]], condition: str, **where: Any) -> float:
-    """Mean ``correct`` over the items of one condition (and matching ``where`` fields); NaN if none."""
+    """Mean ``correct`` over the items of one condition (and matching ``where`` fields); NaN if none.
+    An item whose ``correct`` is None (a trial the release scripts skip) is left out."""
     if condition not in CONDITIONS:
         raise ValueError(f"unknown condition {condition!r}; expected one of {sorted(CONDITIONS)}")
-    return share(item["correct"] for item in items
-                 if item["condition"] == condition and all(item.get(k) == v for k, v in where.items()))
+    return share(item["correct"] for item in items if item["correct"] is not None
+                 and item["condition"] == condition and all(item.get(k) == v for k, v in where.items()))
 
 
 def shortcut_metrics(items: Iterable[Mapping[str, Any]], **where: Any) -> dict[str, float]:

@@ -129,15 +129,17 @@ def test_period_grouping_exact_set_and_jaccard():
 
 
 def test_style_period_accuracy_per_period():
-    classical = _doc("style_period_attribution", "C", period=PERIODS[3])
-    prehistoric = _doc("style_period_attribution", "D", period=PERIODS[0])
+    options = [PERIODS[5], PERIODS[1], PERIODS[3], PERIODS[0]]
+    classical = _doc("style_period_attribution", "C", period=PERIODS[3], options=options)
+    prehistoric = _doc("style_period_attribution", "D", period=PERIODS[0], options=options)
     rows = [utils.process_results(classical, ["C"]),
             utils.process_results(classical, ["The terracotta style suggests the Kushan era... **Answer: A**"]),
             utils.process_results(classical, ["C. Classical Period (200 BCE - 650 AD)"]),
             utils.process_results(prehistoric, ["D. Prehistoric Period"])]
     assert [r["accuracy"] for r in rows] == [1.0, 0.0, 1.0, 1.0]
     # Each question reports under its own period only (Table 9 rows).
-    assert [set(r) - {"accuracy", "parse_failure", "image_failure"} for r in rows] == [{"period_acc_classical"}] * 3 + [{"period_acc_prehistoric"}]
+    common = {"accuracy", "parse_failure", "image_failure", "period_distance", "period_bias", "period_distance_chance", "period_bias_chance"}
+    assert [set(r) - common for r in rows] == [{"period_acc_classical"}] * 3 + [{"period_acc_prehistoric"}]
     classical_values = [r["period_acc_classical"] for r in rows if "period_acc_classical" in r]
     assert sum(classical_values) / len(classical_values) == pytest.approx(2 / 3)
 

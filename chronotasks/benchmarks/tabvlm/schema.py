@@ -166,6 +166,8 @@ def convert_question(question: dict[str, Any], image_paths: list[str]) -> dict[s
             raise ValueError(f"field 'correct_indices' must name {spec.answer_space.k} artifacts")
         record["answer"] = sorted(chosen)
     if qtype == "style_period_attribution":
+        for option in options:   # every option is a period (the period distance of an answer needs it)
+            canonical_period(option)
         gold = canonical_period(options[LETTERS.index(record["answer"])])
         if gold != periods[0]:
             raise ValueError(f"the correct option {gold!r} is not the artifact's period {periods[0]!r}")

@@ -6,6 +6,7 @@ the per-dynasty / per-category breakdowns) turn the lists into figures.
 group ``chronovision`` sums the shares (``sum_of_shares``), so its row is S.
 """
 
+import functools
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -17,6 +18,8 @@ from chronotasks.data.loading import DataError, benchmark_dir, doc_images, make_
 from chronotasks.extraction import read_answer
 from chronotasks.scoring import extract_json, kendall_tau, mean, within_k
 from chronotasks.scoring.composite import news_score, shortcut_score
+from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
+from chronotasks.scoring.release_chronovision import multimodal_correct, news_year, shortcut_correct
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
 from chronotasks.prompts import render
 
@@ -100,8 +103,21 @@ def shortcut_cot_doc_to_messages(doc, lmms_eval_specific_kwargs=None):
 def loc_process_results(doc, results):
     pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0], doc["options"])
     item = {"dynasty": doc["dynasty"], "category": doc["category"], "correct": float(pred == doc["answer"])}
-    return {"ACC_A": item["correct"], "composite_S": item["correct"], "parse_failure": float(pred is None), **logged,
-            **{f"acc_{d.lower()}": item for d in DYNASTIES}, **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES}}
+    offset = dynasty_offset(doc, pred)
+    # the release ships no scorer for the artifacts tasks: their share of S_release is our reading
+    return {"ACC_A": item["correct"], "composite_S": item["correct"], "composite_S_release": item["correct"],
+            "parse_failure": float(pred is None), **logged,
+            **{f"acc_{d.lower()}": item for d in DYNASTIES}, **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES},
+            "period_distance": offset, "period_bias": offset, "period_distance_chance": offset, "period_bias_chance": offset}
+
+
+def dynasty_offset(doc, pred):
+    """How far the chosen dynasty is from the artifact's, in dynasties (Tang = 0 ... Qing = 4;
+    chronotasks/scoring/period_distance.py); a random answer picks one of the five options."""
+    positions = [DYNASTIES.index(option) for option in doc["options"]]
+    chosen = None if pred is None else positions[ord(pred) - ord("A")]
+    return offset_item(DYNASTIES.index(doc["dynasty"]), chosen, positions, doc["dynasty"],
+                       None if chosen is None else DYNASTIES[chosen])
 
 
 @scores_image_failures
@@ -111,21 +127,49 @@ def sort_process_results(doc, results):
     pred, logged = read_answer(space if space.base is not None else replace(space, base=0), results[0])  # 0-based image indices
     tau = kendall_tau(pred, gold)
     exact = float(pred is not None and list(pred) == gold)
-    return {"tau": tau, "tau_50": tau, "exact_order": exact, "composite_S": tau, "parse_failure": float(pred is None), **logged}
+    return {"tau": tau, "tau_50": tau, "exact_order": exact, "composite_S": tau, "composite_S_release": tau,
+            "parse_failure": float(pred is None), **logged}
 
 
-@scores_image_failures
-def shortcut_process_results(doc, results):
-    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0])
+SHORTCUT_RELEASE = ("ACC_B_release", "ACC_1_release", "ACC_2_release", "delta_ACC_release", "composite_S_release")
+
+
+def _shortcut_scores(doc, reply, cot):
+    pred, logged = read_answer(AnswerSpace.of_doc(doc), reply)
     item = {"condition": doc["condition"], "category": doc["category"], "correct": float(pred == doc["answer"]),
             "pair": doc.get("pair_id")}   # the pair's three trials are one unit when `chronotasks report` resamples
+    release = {**item, "correct": shortcut_correct(reply, doc["answer"], cot=cot)}
     keys = ["ACC_B", "ACC_1", "ACC_2", "delta_ACC", "composite_S"] + [f"{m}_{c}" for c in SPEED_CATEGORIES for m in ("ACC_B", "ACC_1", "ACC_2", "delta_ACC")]
-    return {**{k: item for k in keys}, "parse_failure": float(pred is None), **logged}
+    return {**{k: item for k in keys}, **{k: release for k in SHORTCUT_RELEASE}, "parse_failure": float(pred is None), **logged}
 
 
+def release_skips_image_failures(process_results):
+    """The release scripts skip a trial whose image they cannot encode (``if None in b64_list:
+    continue``): such a trial is left out of the ``_release`` figures (its item's correct is None)."""
+
+    @functools.wraps(process_results)
+    def wrapped(doc, results):
+        out = process_results(doc, results)
+        if out.get("image_failure"):
+            left_out = {**out[SHORTCUT_RELEASE[0]], "correct": None}
+            out.update({key: left_out for key in SHORTCUT_RELEASE if key in out})
+        return out
+
+    return wrapped
+
+
+@release_skips_image_failures
+@scores_image_failures
+def shortcut_process_results(doc, results):
+    return _shortcut_scores(doc, results[0], cot=False)
+
+
+@release_skips_image_failures
+@scores_image_failures
 def shortcut_cot_process_results(doc, results):
-    out = shortcut_process_results(doc, results)
-    out.pop("composite_S")
+    out = _shortcut_scores(doc, results[0], cot=True)
+    out.pop("composite_S")             # the CoT prompt is not part of S
+    out.pop("composite_S_release")
     return out
 
 
@@ -134,8 +178,14 @@ def news_year_process_results(doc, results):
     pred, logged = read_answer(YEAR_SPACE, results[0])
     gold = int(doc["year"])
     item = {"correct": within_k(pred, gold, 0), "error": None if pred is None else abs(pred - gold)}
+    released = news_year(results[0])
+    release = {"correct": float(released == gold), "error": None if released is None else abs(released - gold)}
+    space = AnswerSpace.of_doc(doc)
+    offset = offset_item(gold, pred, range(space.lo, space.hi + 1))   # signed error; chance: a random year of the space
     return {"ACC_Y": item["correct"], "MAE": item["error"], "within_1": within_k(pred, gold, 1), "within_3": within_k(pred, gold, 3),
-            "composite_S": item, "parse_failure": float(pred is None), **logged}
+            "composite_S": item, "parse_failure": float(pred is None), **logged,
+            "ACC_Y_release": release["correct"], "MAE_release": release["error"], "composite_S_release": release,
+            "year_bias": offset, "MAE_chance": offset, "year_bias_chance": offset}
 
 
 @scores_image_failures
@@ -157,7 +207,9 @@ def news_year_confidence_process_results(doc, results):
 def news_multimodal_process_results(doc, results):
     pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0])
     correct = float(pred == doc["answer"])
-    return {"ACC_M": correct, "composite_S": correct, "parse_failure": float(pred is None), **logged}
+    release = multimodal_correct(results[0], doc["answer"])
+    return {"ACC_M": correct, "composite_S": correct, "parse_failure": float(pred is None), **logged,
+            "ACC_M_release": release, "composite_S_release": release}
 
 
 # ---- aggregations --------------------------------------------------------------------------
@@ -176,6 +228,11 @@ def _group_acc(field, value):
 
 def mae(values):
     return mean(values)
+
+
+# period / year distance (chronotasks/scoring/period_distance.py): over the answered records; chance over all
+period_distance, period_bias, period_distance_chance, period_bias_chance = distance, bias, chance_distance, chance_bias
+year_bias, MAE_chance, year_bias_chance = bias, chance_distance, chance_bias
 
 
 def tau_50(values):

@@ -3,12 +3,13 @@ chronotasks.scoring. The question type of a record picks its prompt, parser
 and metrics; ``lmms_eval_specific_kwargs`` ``metadata: true`` selects the
 visual+metadata variant (Appendix C.5)."""
 
-from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERIOD_KEYS, PERIODS
+from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERIOD_KEYS, PERIODS, period_rank
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
 from chronotasks.scoring import exact_match, exact_set_match, jaccard, kendall_tau, multilabel_f1
 from chronotasks.scoring.ordering import has_ties, rank_consistent_match
+from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
 from chronotasks.prompts import render
 
 _REQUIRED = ("id", "question_type", "question", "images", "options", "answer", "answer_space", "period_ranks")
@@ -73,7 +74,21 @@ def process_results(doc, results):
         out["accuracy"] = exact_match(pred, gold)
     if qtype == "style_period_attribution":
         out["period_acc_" + PERIOD_KEYS[PERIODS.index(doc["period"])]] = out["accuracy"]
+        item = period_offset(doc, pred)
+        out.update(period_distance=item, period_bias=item, period_distance_chance=item, period_bias_chance=item)
     return out
+
+
+def period_offset(doc, pred):
+    """How far the chosen option's period is from the artifact's (periods, oldest = 0; see
+    chronotasks/scoring/period_distance.py); a random answer picks one of the four options."""
+    ranks = [period_rank(option) for option in doc["options"]]
+    chosen = None if pred is None else ranks[ord(pred) - ord("A")]
+    return offset_item(PERIODS.index(doc["period"]), chosen, ranks, doc["period"], None if chosen is None else PERIODS[chosen])
+
+
+# aggregations of the period-distance items (means over the answered replies; chance over all records)
+period_distance, period_bias, period_distance_chance, period_bias_chance = distance, bias, chance_distance, chance_bias
 
 
 def count(values):
