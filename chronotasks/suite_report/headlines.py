@@ -187,7 +187,7 @@ def _tabvlm() -> list[TableSpec]:
         style = "tabvlm_style_period" + suffix
         periods.append((variant, tuple(
             Headline(name.split(" (")[0], (style,), metric_point(style, f"period_acc_{key}"), mean_of(f"period_acc_{key}"),
-                     select=lambda s, k=f"period_acc_{key}": k in s)
+                     select=lambda s, k=f"period_acc_{key}": s.get(k) is not None)
             for name, key in zip(PERIODS, PERIOD_KEYS))))
     return [TableSpec("tabvlm", "TAB-VLM", "Table 1 (accuracy %; Overall = unweighted mean of the six tasks)", "Variant",
                       tuple(main)),
@@ -335,7 +335,7 @@ def gray_headlines(base: str) -> list[tuple[str, Headline, Headline]]:
         rows = [pair("accuracy", "accuracy", mean_of("accuracy"))]
         if base == "tabvlm_style_period":
             rows += [pair(name.split(" (")[0], f"period_acc_{key}", mean_of(f"period_acc_{key}"),
-                          select=lambda s, k=f"period_acc_{key}": k in s) for name, key in zip(PERIODS, PERIOD_KEYS)]
+                          select=lambda s, k=f"period_acc_{key}": s.get(k) is not None) for name, key in zip(PERIODS, PERIOD_KEYS)]
         return rows
     if base == CV_LOC:
         return [pair("ACC_A", "ACC_A", mean_of("ACC_A"))] + [
