@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chronotasks.data.errors import json_problem
+
 MISSING = "–"
 
 
@@ -83,7 +85,7 @@ def read_samples(path: Path) -> list[dict[str, Any]]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as err:
-                raise ValueError(f"{path}:{number}: not valid JSON ({err.msg})") from err
+                raise ValueError(f"{path}:{number}: not valid JSON: {json_problem(err)}") from err
             if not isinstance(record, dict) or "doc_id" not in record:
                 raise ValueError(f"{path}:{number}: not an lmms-eval sample (no \"doc_id\")")
             samples.append(record)

@@ -8,7 +8,9 @@ Each benchmark has a ``write_demo(out_dir: Path, seed: int) -> dict[str, int]``
 that writes its task files (same on-disk format as prepared real data, see
 chronotasks/data/loading.py) under ``out_dir`` and returns the record count per task file. The
 demo data exercises the tasks end to end; it is not the benchmark and its
-numbers mean nothing about a model.
+numbers mean nothing about a model. Every record written gets ``data_origin`` = "chronotasks
+demo-data (synthetic)", which each task logs with its samples, so ``chronotasks report`` can say
+that a page was built from demo data.
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None =
     or task files with no record of what wrote them) is not overwritten (unless ``force``): the
     demo data would silently stand in for the real benchmark.
     """
-    from chronotasks.data.loading import DataError
-    from chronotasks.data.writing import data_kind, write_marker
+    from chronotasks.data.loading import DEMO_ORIGIN, DataError
+    from chronotasks.data.writing import data_kind, stamp_origin, write_marker
 
     chosen = benchmarks or list(DEMO_WRITERS)
     unknown = sorted(set(chosen) - set(DEMO_WRITERS))
@@ -54,5 +56,6 @@ def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None =
         writer = getattr(importlib.import_module(module_name), function_name)
         write_marker(Path(out_dir) / name, "demo", seed=seed)   # first: the writers may run prepare's own checks
         counts[name] = writer(Path(out_dir) / name, seed)
+        stamp_origin(Path(out_dir) / name, list(counts[name]), DEMO_ORIGIN)   # logged with every sample of a run
         write_marker(Path(out_dir) / name, "demo", seed=seed, counts=counts[name])
     return counts

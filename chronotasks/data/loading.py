@@ -43,7 +43,7 @@ from typing import Any
 import datasets
 from PIL import Image, ImageFile, UnidentifiedImageError
 
-from chronotasks.data.errors import DataError
+from chronotasks.data.errors import DataError, json_problem
 from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, local_data_root
 
 logger = logging.getLogger("chronotasks")
@@ -55,6 +55,17 @@ PREPARE_HINTS = {
                  "catalog folder; `chronotasks demo-data --benchmarks musebench` writes synthetic demo data)",
 }
 DATA_MARKER = "chronotasks_data.json"   # {"kind": "demo" | "release", ...}, written beside the task files
+# Every record `chronotasks demo-data` writes carries DATA_ORIGIN = DEMO_ORIGIN, and every task's
+# process_results logs it into its --log_samples records (``origin_of``), so a report built from a
+# run on demo data knows it, whatever folder the records were copied to.
+DATA_ORIGIN, DEMO_ORIGIN = "data_origin", "chronotasks demo-data (synthetic)"
+
+
+def origin_of(doc: dict[str, Any]) -> dict[str, str]:
+    """``{"data_origin": ...}`` for a record that names its origin (demo data), else ``{}``: a
+    logged field of ``process_results``, not a metric (lmms-eval aggregates only listed metrics)."""
+    origin = doc.get(DATA_ORIGIN)
+    return {DATA_ORIGIN: origin} if origin else {}
 
 
 def prepare_hint(benchmark: str) -> str:
@@ -110,7 +121,7 @@ def read_numbered_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as err:
-                raise DataError(f"{path}:{number}: not valid JSON ({err.msg})") from err
+                raise DataError(f"{path}:{number}: not valid JSON: {json_problem(err)}") from err
             if not isinstance(record, dict):
                 raise DataError(f"{path}:{number}: expected a JSON object (one record per line), got {type(record).__name__}")
             records.append((number, record))
@@ -391,15 +402,16 @@ def image_failure(doc: dict[str, Any]) -> str | None:
 def scores_image_failures(process_results: Callable) -> Callable:
     """Decorate a task's ``process_results``: a sample with an image that could not be opened is
     scored as an empty reply (wrong; the model answered a placeholder), not counted as a parse
-    failure, and counted in ``image_failure`` (listed in each task's metric_list)."""
+    failure, and counted in ``image_failure`` (listed in each task's metric_list). The record's
+    ``data_origin`` (demo data) is logged beside the metrics (``origin_of``)."""
 
     @functools.wraps(process_results)
     def wrapped(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
         if image_failure(doc) is None:
-            return {**process_results(doc, results), "image_failure": 0.0}
+            return {**process_results(doc, results), "image_failure": 0.0, **origin_of(doc)}
         scored = process_results(doc, [""] * max(1, len(results)))
         if "parse_failure" in scored:
             scored["parse_failure"] = 0.0
-        return {**scored, "image_failure": 1.0}
+        return {**scored, "image_failure": 1.0, **origin_of(doc)}
 
     return wrapped
