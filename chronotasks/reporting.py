@@ -2,7 +2,9 @@
 
 - find lmms-eval ``*_results.json`` files (file or folder arguments) and read them, and the
   ``--log_samples`` files beside them;
-- read one task's metric (``results[task]["<metric>,none"]``);
+- read one task's metric (``results[task]["<metric>,none"]``), its number of samples, its failure
+  rates and whether it failed (``chronotasks.failures``), and whether the run read demo data
+  (the ``data_origin`` its samples log, ``chronotasks.data.origin``);
 - render a table as markdown or CSV;
 - draw grouped bar charts to a PNG (matplotlib, Agg canvas).
 
@@ -22,8 +24,14 @@ from pathlib import Path
 from typing import Any
 
 from chronotasks.data.errors import json_problem
+from chronotasks.data.origin import DATA_ORIGIN, DEMO_ORIGIN
+from chronotasks.failures import FAILURE_METRICS, failed_metrics
 
 MISSING = "–"
+DEMO_WARNING = "synthetic demo data — these numbers say nothing about any model"
+# what each failure metric counts, as a reader of the page says it
+FAILURE_LABELS = {"parse_failure": "unreadable replies", "image_failure": "images that could not be opened",
+                  "judge_failure": "failed judgements"}
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,61 @@ def metric_value(run: RunResults, task: str, metric: str) -> float:
     return float(value)
 
 
+def task_size(run: RunResults, task: str) -> int | None:
+    """The number of samples lmms-eval scored for ``task`` (``n-samples`` effective), None if not recorded."""
+    value = ((run.data.get("n-samples") or {}).get(task) or {}).get("effective")
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def failure_rates(run: RunResults, task: str) -> dict[str, float]:
+    """The task's failure metrics (``chronotasks.failures.FAILURE_METRICS``) that the run reports."""
+    rates = {name: metric_value(run, task, name) for name in FAILURE_METRICS}
+    return {name: rate for name, rate in rates.items() if not math.isnan(rate)}
+
+
+def _figures(run: RunResults, task: str) -> list[Any]:
+    """The task's aggregated values other than failure rates and standard errors."""
+    return [value for key, value in (run.results.get(task) or {}).items()
+            if key.endswith(",none") and "_stderr" not in key and key.split(",")[0] not in FAILURE_METRICS]
+
+
+def failure_reasons(run: RunResults, task: str, threshold: float | None = None) -> list[str]:
+    """Why the task of this run is a failed task (DESIGN.md, "Failures"), empty when its figures stand:
+    a failure rate over the threshold (``chronotasks.failures``), or no figure at all (every value NaN)."""
+    n = task_size(run, task)
+    rates = failure_rates(run, task)
+    reasons = [f"{FAILURE_LABELS.get(name, name)} {rates[name]:.0%}" + (f" ({round(rates[name] * n)}/{n})" if n else "")
+               for name in failed_metrics(rates, threshold)]
+    figures = _figures(run, task)
+    if not reasons and figures and all(not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v) for v in figures):
+        reasons.append("no figure (every value NaN)")
+    return reasons
+
+
+def data_origins(run: RunResults, tasks: Iterable[str]) -> set[str] | None:
+    """The ``data_origin`` values the run's samples of ``tasks`` log (read from the first sample of each
+    ``--log_samples`` file); None when the run has no samples file for any of them."""
+    origins, files = set(), 0
+    for task in tasks:
+        path = samples_file(run, task)
+        if path is None:
+            continue
+        files += 1
+        with open(path, encoding="utf-8") as handle:
+            first = next((line for line in handle if line.strip()), "")
+        try:
+            sample = json.loads(first) if first else {}
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{path}:1: not valid JSON: {json_problem(err)}") from err
+        if isinstance(sample, dict) and sample.get(DATA_ORIGIN):
+            origins.add(str(sample[DATA_ORIGIN]))
+    return origins if files else None
+
+
+def is_demo(origins: set[str] | None) -> bool:
+    return bool(origins) and DEMO_ORIGIN in origins
+
+
 def model_name(run: RunResults, with_args: bool = False) -> str:
     """``config.model`` of the run ("?" if absent), with ``(model_args)`` appended when asked and non-empty."""
     config = run.data.get("config") or {}
@@ -166,7 +229,9 @@ def write_bar_chart(path: str | Path, panels: Sequence[BarPanel]) -> Path:
 
     if not panels:
         raise ValueError(f"{path}: nothing to plot")
-    figure = Figure(figsize=(max(6.0, 1.2 * max(len(p.categories) for p in panels)), 3.6 * len(panels)), layout="constrained")
+    legend = max(len(str(name)) for p in panels for name in p.series) if any(p.series for p in panels) else 0
+    width = max(6.0, 1.2 * max(len(p.categories) for p in panels)) + min(6.0, 0.09 * legend + 0.8)
+    figure = Figure(figsize=(width, 3.8 * len(panels)), layout="constrained")
     FigureCanvasAgg(figure)
     for axes, panel in zip(figure.subplots(len(panels), 1, squeeze=False)[:, 0], panels):
         _draw_panel(axes, panel)
@@ -192,4 +257,5 @@ def _draw_panel(axes: Any, panel: BarPanel) -> None:
     axes.set_title(panel.title)
     axes.set_ylabel(panel.ylabel)
     axes.axhline(0.0, color="black", linewidth=0.6)
-    axes.legend(fontsize="small")
+    # the legend beside the axes, never over the bars
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)

@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from chronotasks.data.answer_space import AnswerSpace
-from chronotasks.data.loading import DATA_ORIGIN, DEMO_ORIGIN
+from chronotasks.data.origin import DATA_ORIGIN, DEMO_ORIGIN
 
 GROUPS = ["chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "chronovision_news_year_confidence", "musebench_vqa",
           "musebench_vqa_descriptive", "musebench_retrieval", "tempviz",

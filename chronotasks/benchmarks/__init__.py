@@ -18,13 +18,21 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-# benchmark folder name -> "module:function" writing its demo data: every benchmark package here
-# with a demo.py (which defines write_demo); a new benchmark needs no registration.
-DEMO_WRITERS = {
-    folder.name: f"{__name__}.{folder.name}.demo:write_demo"
-    for folder in sorted(Path(__file__).resolve().parent.iterdir())
-    if (folder / "__init__.py").is_file() and (folder / "demo.py").is_file()
-}
+_HERE = Path(__file__).resolve().parent
+# The registry of benchmarks: every package here (a new benchmark needs no registration). Its task
+# names start with "<benchmark>_"; `chronotasks report` finds each benchmark's tasks by that prefix,
+# and `chronotasks report <benchmark>` its paper tables in report.py.
+BENCHMARKS: tuple[str, ...] = tuple(folder.name for folder in sorted(_HERE.iterdir()) if (folder / "__init__.py").is_file())
+# benchmark -> "module:function" writing its demo data: those with a demo.py (which defines write_demo)
+DEMO_WRITERS = {name: f"{__name__}.{name}.demo:write_demo" for name in BENCHMARKS if (_HERE / name / "demo.py").is_file()}
+# benchmark -> module of its paper tables (`chronotasks report <benchmark>`): those with a report.py
+REPORT_MODULES = {name: f"{__name__}.{name}.report" for name in BENCHMARKS if (_HERE / name / "report.py").is_file()}
+
+
+def benchmark_of(task: str) -> str | None:
+    """The registered benchmark a task belongs to (the longest name that is the task's prefix), or None."""
+    owners = [name for name in BENCHMARKS if task == name or task.startswith(name + "_")]
+    return max(owners, key=len) if owners else None
 
 
 def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None = None, force: bool = False) -> dict[str, dict[str, int]]:
@@ -34,7 +42,8 @@ def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None =
     or task files with no record of what wrote them) is not overwritten (unless ``force``): the
     demo data would silently stand in for the real benchmark.
     """
-    from chronotasks.data.loading import DEMO_ORIGIN, DataError
+    from chronotasks.data.loading import DataError
+    from chronotasks.data.origin import DEMO_ORIGIN
     from chronotasks.data.writing import data_kind, stamp_origin, write_marker
 
     chosen = benchmarks or list(DEMO_WRITERS)

@@ -45,6 +45,7 @@ from PIL import Image, ImageFile, UnidentifiedImageError
 
 from chronotasks.data.errors import DataError, json_problem
 from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, local_data_root
+from chronotasks.data.origin import origin_of
 
 logger = logging.getLogger("chronotasks")
 
@@ -55,17 +56,6 @@ PREPARE_HINTS = {
                  "catalog folder; `chronotasks demo-data --benchmarks musebench` writes synthetic demo data)",
 }
 DATA_MARKER = "chronotasks_data.json"   # {"kind": "demo" | "release", ...}, written beside the task files
-# Every record `chronotasks demo-data` writes carries DATA_ORIGIN = DEMO_ORIGIN, and every task's
-# process_results logs it into its --log_samples records (``origin_of``), so a report built from a
-# run on demo data knows it, whatever folder the records were copied to.
-DATA_ORIGIN, DEMO_ORIGIN = "data_origin", "chronotasks demo-data (synthetic)"
-
-
-def origin_of(doc: dict[str, Any]) -> dict[str, str]:
-    """``{"data_origin": ...}`` for a record that names its origin (demo data), else ``{}``: a
-    logged field of ``process_results``, not a metric (lmms-eval aggregates only listed metrics)."""
-    origin = doc.get(DATA_ORIGIN)
-    return {DATA_ORIGIN: origin} if origin else {}
 
 
 def prepare_hint(benchmark: str) -> str:

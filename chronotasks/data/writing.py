@@ -21,7 +21,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from chronotasks.data.loading import DATA_MARKER, DATA_ORIGIN, DataError, read_jsonl, write_jsonl
+from chronotasks.data.loading import DATA_MARKER, DataError, read_jsonl, write_jsonl
+from chronotasks.data.origin import DATA_ORIGIN
 
 
 def data_kind(folder: Path) -> str | None:

@@ -22,7 +22,8 @@ from typing import Any
 
 from chronotasks.benchmarks.chronovision.grayscale import gray_image
 from chronotasks.data.answer_space import AnswerSpace
-from chronotasks.data.loading import DATA_ORIGIN, DataError, benchmark_dir, open_doc_image
+from chronotasks.data.loading import DataError, benchmark_dir, open_doc_image
+from chronotasks.data.origin import DATA_ORIGIN
 from chronotasks.extraction import read_answer
 from chronotasks.scoring.circular import choice_rates, circular_accuracy, position_bias
 

@@ -5,7 +5,8 @@ in one batched, cached pass (chronotasks/benchmarks/tempviz/judging.py) and scor
 
 from chronotasks.benchmarks.tempviz import task_file
 from chronotasks.benchmarks.tempviz.judging import remember_task_kwargs, reply_item, verdict_summary
-from chronotasks.data.loading import make_process_docs, origin_of
+from chronotasks.data.loading import make_process_docs
+from chronotasks.data.origin import origin_of
 from chronotasks.scoring import mean
 
 _REQUIRED = ("id", "category", "prompt", "temporal_cue")
