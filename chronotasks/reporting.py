@@ -180,6 +180,83 @@ def is_demo(origins: set[str] | None) -> bool:
     return bool(origins) and DEMO_ORIGIN in origins
 
 
+# failure metric -> its column in a report table
+HEALTH_COLUMNS = {"parse_failure": "parse fail", "image_failure": "image fail", "judge_failure": "judge fail"}
+
+
+def pooled_health(runs: Iterable[RunResults], tasks: Iterable[str],
+                  threshold: float | None = None) -> tuple[dict[str, tuple[int, int]], list[str]]:
+    """Failure counts over ``tasks`` of ``runs`` ({metric: (failed samples, samples)}, pooled), and why a
+    task failed ("task: reason", ``failure_reasons``; the file is named when there are several runs)."""
+    runs = list(runs)
+    counts: dict[str, list[int]] = {}
+    failed = []
+    for task in dict.fromkeys(tasks):
+        for run in runs:
+            if not has_task(run, task):
+                continue
+            n = task_size(run, task)
+            for metric, rate in failure_rates(run, task).items():
+                if n:
+                    total = counts.setdefault(metric, [0, 0])
+                    total[0] += round(rate * n)
+                    total[1] += n
+            reasons = failure_reasons(run, task, threshold)
+            if reasons:
+                failed.append(f"{task}: {', '.join(reasons)}" + (f" ({run.path.name})" if len(runs) > 1 else ""))
+    return {m: (c[0], c[1]) for m, c in counts.items()}, list(dict.fromkeys(failed))
+
+
+def health_text(counts: tuple[int, int] | None) -> str:
+    """"2.5 (6/240)": the failure rate in % with failed / all samples; "–" when not reported."""
+    if counts is None or not counts[1]:
+        return MISSING
+    failed, total = counts
+    return f"{100 * failed / total:.1f} ({failed}/{total})"
+
+
+def status_text(failed: list[str]) -> str:
+    return "FAILED: " + "; ".join(failed) if failed else "ok"
+
+
+def group_by_model(paths: Sequence[str | Path], labels: Sequence[str] | None = None) -> dict[str, list[RunResults]]:
+    """The runs under ``paths`` (results files or folders) by model, in the order first seen: the model
+    and its model_args (``model_name(with_args=True)``), or ``labels[i]`` for every run under
+    ``paths[i]``. Runs of different models are never merged; several runs of one model are repeats."""
+    if labels is not None and len(labels) != len(paths):
+        raise ValueError(f"--label given {len(labels)} times for {len(paths)} run paths (once per path)")
+    models: dict[str, list[RunResults]] = {}
+    seen: set[Path] = set()
+    for index, path in enumerate(paths):
+        for run in load_runs([path]):
+            if run.path.resolve() in seen:    # a results file under two paths is one run
+                continue
+            seen.add(run.path.resolve())
+            label = labels[index] if labels is not None else model_name(run, with_args=True)
+            models.setdefault(label, []).append(run)
+    return models
+
+
+def origins_by_model(runs_by_model: dict[str, list[RunResults]]) -> dict[str, set[str] | None]:
+    """Model -> the data origins its runs' samples log (``data_origins`` over every task of each run);
+    None when none of its runs has a --log_samples file."""
+    out: dict[str, set[str] | None] = {}
+    for label, runs in runs_by_model.items():
+        known = [found for found in (data_origins(run, list(run.results)) for run in runs) if found is not None]
+        out[label] = set().union(*known) if known else None
+    return out
+
+
+def demo_lines(origins: dict[str, set[str] | None]) -> list[str]:
+    """The first lines of a report when a model read demo data (empty otherwise), from ``origins_by_model``."""
+    demo = [label for label, found in origins.items() if is_demo(found)]
+    if not demo:
+        return []
+    who = "Every run on this page" if len(demo) == len(origins) else "The runs of " + ", ".join(demo)
+    return [f"**{DEMO_WARNING[0].upper() + DEMO_WARNING[1:]}.** {who} read records written by `chronotasks demo-data` "
+            "(procedurally drawn, a few dozen per task): they exercise the tasks end to end and measure nothing."]
+
+
 def model_name(run: RunResults, with_args: bool = False) -> str:
     """``config.model`` of the run ("?" if absent), with ``(model_args)`` appended when asked and non-empty."""
     config = run.data.get("config") or {}

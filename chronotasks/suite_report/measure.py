@@ -66,20 +66,8 @@ class Model:
 
 
 def load_models(paths: Sequence[str | Path], labels: Sequence[str] | None = None) -> list[Model]:
-    """The runs under ``paths`` (results files or folders), grouped by label in the order first seen.
-    ``labels``, when given, names the model of each path (all results files under it)."""
-    if labels is not None and len(labels) != len(paths):
-        raise ValueError(f"--label given {len(labels)} times for {len(paths)} run paths")
-    models: dict[str, Model] = {}
-    seen: set[Path] = set()
-    for index, path in enumerate(paths):
-        for results in reporting.load_runs([path]):
-            if results.path.resolve() in seen:    # a results file under two RUN_DIRs is one run
-                continue
-            seen.add(results.path.resolve())
-            label = labels[index] if labels is not None else reporting.model_name(results, with_args=True)
-            models.setdefault(label, Model(label, [])).runs.append(Run(results))
-    return list(models.values())
+    """The runs under ``paths`` (results files or folders), grouped by model (``reporting.group_by_model``)."""
+    return [Model(label, [Run(results) for results in runs]) for label, runs in reporting.group_by_model(paths, labels).items()]
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,7 @@ from chronotasks.failures import FAILURE_METRICS, MAX_FAILURE_ENV, max_failure_r
 from chronotasks.suite_report import headlines as specs
 from chronotasks.suite_report.measure import Cell, Headline, Measurer, Model, Run
 
-# failure metric -> its column on the page
-HEALTH_COLUMNS = {"parse_failure": "parse fail", "image_failure": "image fail", "judge_failure": "judge fail"}
+HEALTH_COLUMNS = reporting.HEALTH_COLUMNS
 
 
 @dataclass
@@ -77,15 +76,8 @@ def cell_text(cell: Cell | None, headline: Headline, show_sd: bool) -> str:
     return f"{text} ({size_text(cell)})"
 
 
-def health_text(counts: tuple[int, int] | None) -> str:
-    if counts is None or not counts[1]:
-        return reporting.MISSING
-    failed, total = counts
-    return f"{100 * failed / total:.1f} ({failed}/{total})"
-
-
 def status_text(row: Row) -> str:
-    return "FAILED: " + "; ".join(row.failed) if row.failed else "ok"
+    return reporting.status_text(row.failed)
 
 
 def _show_sd(table: Table) -> bool:
@@ -104,7 +96,7 @@ def table_markdown(table: Table) -> str:
         labels = list(row.labels)
         if row.failed:
             labels[0] = f"⚠ {labels[0]}"
-        rows.append(labels + [cell_text(cell, h, show_sd) for cell, h in row.cells] + [health_text(row.health.get(m)) for m in health]
+        rows.append(labels + [cell_text(cell, h, show_sd) for cell, h in row.cells] + [reporting.health_text(row.health.get(m)) for m in health]
                     + ([status_text(row)] if table.has_failures else []))
     return reporting.markdown_table(table_header(table), rows)
 
@@ -131,24 +123,8 @@ def table_csv(table: Table) -> str:
 
 # -- building the tables ----------------------------------------------------------------------
 def row_health(model: Model, tasks: list[str], threshold: float) -> tuple[dict[str, tuple[int, int]], list[str]]:
-    """Failure counts of a model's row, pooled over its tasks and runs (failed samples, samples), and
-    why a task of it failed ("task: reason"), read from the results files."""
-    counts: dict[str, list[int]] = {}
-    failed = []
-    for task in dict.fromkeys(tasks):
-        for run in model.runs:
-            if not run.has(task):
-                continue
-            n = reporting.task_size(run.results, task)
-            for metric, rate in reporting.failure_rates(run.results, task).items():
-                if n:
-                    total = counts.setdefault(metric, [0, 0])
-                    total[0] += round(rate * n)
-                    total[1] += n
-            reasons = reporting.failure_reasons(run.results, task, threshold)
-            if reasons:
-                failed.append(f"{task}: {', '.join(reasons)}" + (f" ({run.results.path.name})" if len(model.runs) > 1 else ""))
-    return {m: (c[0], c[1]) for m, c in counts.items()}, list(dict.fromkeys(failed))
+    """Failure counts of a model's row, pooled over its tasks and runs, and why a task of it failed."""
+    return reporting.pooled_health([run.results for run in model.runs], tasks, threshold)
 
 
 def shown_specs(models: list[Model]) -> list[specs.TableSpec]:
@@ -341,17 +317,7 @@ class Report:
     plots: dict[str, list[reporting.BarPanel]]            # file name -> panels
 
 
-def origins(models: list[Model]) -> dict[str, set[str] | None]:
-    """Model label -> the data origins its runs' samples log (None: no --log_samples file to tell)."""
-    out: dict[str, set[str] | None] = {}
-    for model in models:
-        found = [reporting.data_origins(run.results, leaf_tasks(run)) for run in model.runs]
-        known = [f for f in found if f is not None]
-        out[model.label] = set().union(*known) if known else None
-    return out
-
-
-def runs_table(models: list[Model], model_origins: dict[str, set[str] | None]) -> str:
+def runs_table(models: list[Model]) -> str:
     rows = []
     for model in models:
         for run in model.runs:
@@ -367,13 +333,7 @@ def runs_table(models: list[Model], model_origins: dict[str, set[str] | None]) -
 
 def read_first(tables: list[Table], models: list[Model], model_origins: dict[str, set[str] | None], threshold: float) -> list[str]:
     """The page's first paragraphs: demo data, failed tasks, runs whose data cannot be told."""
-    lines = []
-    demo = [label for label, found in model_origins.items() if reporting.is_demo(found)]
-    if demo:
-        who = "every run on this page" if len(demo) == len(models) else "the runs of " + ", ".join(demo)
-        lines.append(f"**{reporting.DEMO_WARNING[0].upper() + reporting.DEMO_WARNING[1:]}.** {who[0].upper() + who[1:]} "
-                     "read records written by `chronotasks demo-data` (procedurally drawn, a few dozen per task): they "
-                     "exercise the tasks end to end and measure nothing.")
+    lines = reporting.demo_lines(model_origins)
     failed = {}
     for table in tables:
         for row in table.rows:
@@ -408,7 +368,7 @@ def symbols_markdown(tables: list[Table], panels: dict[str, list[reporting.BarPa
 
 def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Report:
     threshold = max_failure_rate()
-    model_origins = origins(models)
+    model_origins = reporting.origins_by_model({model.label: [run.results for run in model.runs] for model in models})
     tables = benchmark_tables(models, measurer, threshold)
     gray = gray_table(models, measurer)
     comparisons = comparison_table(models, measurer, tables)
@@ -425,7 +385,7 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
               "gives the run-to-run standard deviation (n/a for a single run). Failure rates are pooled over the row's "
               "samples (failed/all). Symbols: the end of this page; definitions of the figures: the benchmark READMEs "
               "(chronotasks/tasks/<benchmark>/README.md).",
-              "", "## Runs", "", runs_table(models, model_origins)]
+              "", "## Runs", "", runs_table(models)]
     section = None
     all_tables = tables + [t for t in (gray, comparisons) if t is not None]
     for table in all_tables:
