@@ -106,3 +106,19 @@ def test_errors_name_the_file_and_field(tmp_path):
     with pytest.raises(ValueError, match="nothing to plot.*v_results.json"):
         main(["report", "chronovision", str(_write(tmp_path / "v_results.json", {"chronovision_news_year": {"ACC_Y": 0.1}})),
               "--plot", str(tmp_path / "p.png")])
+
+
+def test_failed_tasks_samples_and_failure_rates(tmp_path, capsys):
+    """Each run's samples per task and failure rates; a run whose shortcut replies were all unreadable is marked."""
+    path = _write(tmp_path / "c_results.json", {"chronovision_artifacts_loc": {"ACC_A": 0.4, "parse_failure": 0.1},
+                                                "chronovision_shortcut": {"ACC_B": 0.0, "parse_failure": 1.0}},
+                  model="chrono_constant", model_args="answer=A")
+    data = json.loads(path.read_text())
+    data["n-samples"] = {"chronovision_artifacts_loc": {"effective": 30}, "chronovision_shortcut": {"effective": 60}}
+    path.write_text(json.dumps(data))
+    assert main(["report", "chronovision", str(path)]) == 0
+    header, rows = _table("\n" + capsys.readouterr().out, "Table III")
+    assert header[-3:] == ["samples (loc/sort/shortcut/year/multi)", "parse fail", "status"]
+    assert rows[0][0] == "⚠ chrono_constant (answer=A)"
+    # 3 of 30 + 60 of 60 replies unreadable: 63 of 90
+    assert rows[0][-3:] == ["30/?/60/?/?", "70.0 (63/90)", "FAILED: chronovision_shortcut: unreadable replies 100% (60/60)"]
