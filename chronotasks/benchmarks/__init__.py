@@ -27,6 +27,8 @@ BENCHMARKS: tuple[str, ...] = tuple(folder.name for folder in sorted(_HERE.iterd
 DEMO_WRITERS = {name: f"{__name__}.{name}.demo:write_demo" for name in BENCHMARKS if (_HERE / name / "demo.py").is_file()}
 # benchmark -> module of its paper tables (`chronotasks report <benchmark>`): those with a report.py
 REPORT_MODULES = {name: f"{__name__}.{name}.report" for name in BENCHMARKS if (_HERE / name / "report.py").is_file()}
+# benchmark -> module converting its release (`chronotasks prepare <benchmark>`): those with a prepare.py
+PREPARE_MODULES = {name: f"{__name__}.{name}.prepare" for name in BENCHMARKS if (_HERE / name / "prepare.py").is_file()}
 
 
 def benchmark_of(task: str) -> str | None:
