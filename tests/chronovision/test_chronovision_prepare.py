@@ -184,3 +184,17 @@ def test_fewer_records_never_replace_prepared_data_without_force(seed_data, prep
     assert len(read_jsonl(copy / "artifacts_loc.jsonl")) == 875
     printed = capsys.readouterr().out
     assert printed.count("verified: ") == 22 and "DIFFERS" not in printed
+
+
+def test_an_images_folder_without_the_release_images_shows_the_layout(seed_data, tmp_path, capsys):
+    """Issue 24, Why 8: the error pointed to "the prepare docstring"; it now states the layout, and
+    `prepare chronovision --help` shows it in full."""
+    (tmp_path / "photos").mkdir()
+    assert main(["prepare", "chronovision", "--source", str(seed_data / "chronovision"), "--images", str(tmp_path / "photos"),
+                 "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert "none of the" in err and "CHA/<Dynasty>/<category>/<id>.jpg, SPEED/<category>/<name>" in err
+    assert "docstring" not in err and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        main(["prepare", "chronovision", "--help"])
+    assert "CHA/<Dynasty>/<category>/<id>.jpg" in capsys.readouterr().out

@@ -13,6 +13,7 @@ import pytest
 from scipy import stats
 
 from chronotasks.cli import main
+from cli_errors import one_line_error
 from report_page import interval, row, table
 
 PERIOD = "period_acc_classical", "period_acc_iron_age"
@@ -172,12 +173,12 @@ def test_runs_without_samples_still_report_their_numbers(tmp_path):
     assert "has no --log_samples file for chrono_demo_period; no interval" in page
 
 
-def test_bad_arguments_fail_before_writing(tmp_path):
-    with pytest.raises(FileNotFoundError):
-        main(["report", str(tmp_path / "missing"), "--out", str(tmp_path / "out")])
+def test_bad_arguments_fail_before_writing(tmp_path, capsys):
+    one_line_error(capsys, ["report", str(tmp_path / "missing"), "--out", str(tmp_path / "out")],
+                   f"^chronotasks report: error: {tmp_path / 'missing'} does not exist$")
     _write_run(tmp_path / "run", "chrono_random", 0, {}, {"chrono_demo_period": {"accuracy": 0.3}})
-    with pytest.raises(ValueError, match="--label given 2 times for 1"):
-        main(["report", str(tmp_path / "run"), "--label", "a", "--label", "b", "--out", str(tmp_path / "out")])
+    one_line_error(capsys, ["report", str(tmp_path / "run"), "--label", "a", "--label", "b", "--out", str(tmp_path / "out")],
+                   "--label given 2 times for 1")
     assert not (tmp_path / "out").exists()
 
 

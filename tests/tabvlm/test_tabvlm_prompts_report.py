@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from chronotasks.cli import main
+from cli_errors import one_line_error
 from chronotasks.data.loading import load_task_docs
 from chronotasks.benchmarks.tabvlm.schema import PERIODS, TASK_TYPES
 from chronotasks.tasks.tabvlm import utils
@@ -108,11 +109,10 @@ def test_report_of_a_single_run_shows_no_spread(tmp_path, capsys):
     assert row[header.index("Overall std")] == "" and float(row[header.index("Overall mean")]) == pytest.approx(51.6667, abs=1e-3)
 
 
-def test_report_rejects_files_without_tabvlm_results(tmp_path):
+def test_report_rejects_files_without_tabvlm_results(tmp_path, capsys):
     other = tmp_path / "x_results.json"
     other.write_text(json.dumps({"results": {"mme": {"accuracy,none": 0.5}}}))
-    with pytest.raises(ValueError, match="no.*TAB-VLM|none of the files"):
-        main(["report", "tabvlm", str(other)])
+    one_line_error(capsys, ["report", "tabvlm", str(other)], "none of the files has TAB-VLM task results")
 
 
 def test_report_per_period_table_and_plot_by_hand(tmp_path, capsys):
@@ -150,8 +150,7 @@ def test_report_never_merges_two_models(tmp_path, capsys):
     assert table1[0].endswith("| 0.0 (0/600) | ok |")
 
 
-def test_report_plot_needs_per_period_metrics(tmp_path):
+def test_report_plot_needs_per_period_metrics(tmp_path, capsys):
     a = _results_file(tmp_path / "a_results.json", [0.5] * 6)
-    with pytest.raises(ValueError, match="period_acc"):
-        main(["report", "tabvlm", str(a), "--plot", str(tmp_path / "x.png")])
+    one_line_error(capsys, ["report", "tabvlm", str(a), "--plot", str(tmp_path / "x.png")], "period_acc")
     assert not (tmp_path / "x.png").exists()
