@@ -27,7 +27,7 @@ def test_the_wheel_the_readme_installs_is_the_one_the_build_writes():
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     wheel = f"dist/chronotasks-{project['version']}-py3-none-any.whl"
     install = _readme().split("## Install", 1)[1].split("\n## ", 1)[0]
-    assert f"python3 -m pip wheel --no-deps -w dist ." in install
+    assert "python3 -m pip wheel --no-deps -w dist ." in install
     assert f'python3 -m pip install -c constraints.txt "{wheel}[hf]"' in install
     assert "hf" in project["optional-dependencies"] and any(r.startswith("qwen-vl-utils") for r in project["optional-dependencies"]["hf"])
     assert re.search(r"Once published, `pip install chronotasks` \(or `pip install \"chronotasks\[hf\]\"`\) installs the same wheel", install)
