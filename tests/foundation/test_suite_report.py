@@ -401,3 +401,25 @@ def test_a_benchmark_of_the_registry_without_tables_gets_a_generic_one(tmp_path,
     value, low, high = interval(row(table(page, "accuracy of each task"), "chrono_random", "zzbench_period")[2])
     assert value == 60.0 and low <= 60.0 <= high
     assert row(table(page, "mmmu_acc of each task"), "chrono_random", "mmmu_val")[2].startswith("50.0 [")
+
+
+def test_plot_legends_sit_beside_the_bars_and_categories_carry_n():
+    """Issue 24, Why 2: legends covered bars. The legend is drawn right of the axes; a plot's categories
+    name the questions under them."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from chronotasks import reporting
+    from chronotasks.suite_report.measure import Cell
+    from chronotasks.suite_report.page import _bars
+
+    panel = _bars(["Tang", "Song"], {"model a": [Cell(0.5, 0.2, 0.8, questions=12), Cell(1.0, questions=1)],
+                                     "model b": [Cell(0.25, questions=12), None]}, 100.0, "per dynasty", "accuracy (%)")
+    assert list(panel.categories) == ["Tang\n(n=12)", "Song\n(n=1)"]
+    figure = Figure(figsize=(6, 4), layout="constrained")
+    canvas = FigureCanvasAgg(figure)
+    axes = figure.subplots()
+    reporting._draw_panel(axes, panel)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    assert axes.get_legend().get_window_extent(renderer).x0 >= axes.get_window_extent(renderer).x1
