@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from chronotasks.data.loading import DataError, check_records, decode_problem, read_numbered_jsonl
+from chronotasks.data.loading import DataError, check_records, data_root, decode_problem, read_numbered_jsonl
 from chronotasks.data.locations import data_root_spec, hub_prefix
 from chronotasks.data.progress import Progress
+from chronotasks.data.writing import data_kind
 from chronotasks.tasks import TASKS_DIR
 
 REPO = TASKS_DIR.parents[1]
@@ -156,6 +159,19 @@ def check_task(task: TaskInfo, checked: dict[str, str | None], corpora: set[str]
     return result
 
 
+@contextmanager
+def _loader_quiet():
+    """The ``chronotasks`` logger silenced: during a run its warnings (missing images, demo data) are
+    the only report; here every problem is printed once, by check-data itself."""
+    logger = logging.getLogger("chronotasks")
+    before = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        logger.setLevel(before)
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("tasks", nargs="*", help="task, group or benchmark names, comma- or space-separated "
                                                  "(default: every task whose benchmark has data)")
@@ -164,8 +180,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def default_tasks(tasks: dict[str, TaskInfo]) -> list[str]:
     if hub_prefix():
         return list(tasks)
-    from chronotasks.data.loading import data_root
-
     root = data_root()
     return [name for name, task in tasks.items() if (root / task.benchmark).is_dir()]
 
@@ -181,8 +195,12 @@ def run(args: argparse.Namespace) -> int:
     checked: dict[str, str | None] = {}
     corpora: set[str] = set()
     bad = 0
+    for benchmark in dict.fromkeys(tasks[name].benchmark for name in chosen):
+        if not hub_prefix() and data_kind(data_root() / benchmark) == "demo":
+            print(f"{benchmark}: synthetic demo data (chronotasks demo-data): its scores say nothing about a model")
     for name in chosen:
-        result = check_task(tasks[name], checked, corpora)
+        with _loader_quiet():   # the loader's own warnings would repeat the problems listed below
+            result = check_task(tasks[name], checked, corpora)
         status = "ok" if not result.problems else f"{len(result.problems)} problem(s)"
         print(f"{name:<44} {result.records:>7} records {result.images:>7} images  {status}", flush=True)
         for problem in result.problems[:50]:

@@ -2,7 +2,9 @@
 
 - find lmms-eval ``*_results.json`` files (file or folder arguments) and read them, and the
   ``--log_samples`` files beside them;
-- read one task's metric (``results[task]["<metric>,none"]``);
+- read one task's metric (``results[task]["<metric>,none"]``), its number of samples, its failure
+  rates and whether it failed (``chronotasks.failures``), and whether the run read demo data
+  (the ``data_origin`` its samples log, ``chronotasks.data.origin``);
 - render a table as markdown or CSV;
 - draw grouped bar charts to a PNG (matplotlib, Agg canvas).
 
@@ -21,7 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chronotasks.data.errors import json_problem
+from chronotasks.data.origin import DATA_ORIGIN, DEMO_ORIGIN
+from chronotasks.failures import FAILURE_METRICS, failed_metrics
+
 MISSING = "–"
+DEMO_WARNING = "synthetic demo data — these numbers say nothing about any model"
+# what each failure metric counts, as a reader of the page says it
+FAILURE_LABELS = {"parse_failure": "unreadable replies", "image_failure": "images that could not be opened",
+                  "judge_failure": "failed judgements"}
 
 
 @dataclass(frozen=True)
@@ -83,7 +93,7 @@ def read_samples(path: Path) -> list[dict[str, Any]]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as err:
-                raise ValueError(f"{path}:{number}: not valid JSON ({err.msg})") from err
+                raise ValueError(f"{path}:{number}: not valid JSON: {json_problem(err)}") from err
             if not isinstance(record, dict) or "doc_id" not in record:
                 raise ValueError(f"{path}:{number}: not an lmms-eval sample (no \"doc_id\")")
             samples.append(record)
@@ -113,6 +123,138 @@ def metric_value(run: RunResults, task: str, metric: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{run.path}: results[{task!r}][{key!r}] is {value!r}, not a number")
     return float(value)
+
+
+def task_size(run: RunResults, task: str) -> int | None:
+    """The number of samples lmms-eval scored for ``task`` (``n-samples`` effective), None if not recorded."""
+    value = ((run.data.get("n-samples") or {}).get(task) or {}).get("effective")
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def failure_rates(run: RunResults, task: str) -> dict[str, float]:
+    """The task's failure metrics (``chronotasks.failures.FAILURE_METRICS``) that the run reports."""
+    rates = {name: metric_value(run, task, name) for name in FAILURE_METRICS}
+    return {name: rate for name, rate in rates.items() if not math.isnan(rate)}
+
+
+def _figures(run: RunResults, task: str) -> list[Any]:
+    """The task's aggregated values other than failure rates and standard errors."""
+    return [value for key, value in (run.results.get(task) or {}).items()
+            if key.endswith(",none") and "_stderr" not in key and key.split(",")[0] not in FAILURE_METRICS]
+
+
+def failure_reasons(run: RunResults, task: str, threshold: float | None = None) -> list[str]:
+    """Why the task of this run is a failed task (DESIGN.md, "Failures"), empty when its figures stand:
+    a failure rate over the threshold (``chronotasks.failures``), or no figure at all (every value NaN)."""
+    n = task_size(run, task)
+    rates = failure_rates(run, task)
+    reasons = [f"{FAILURE_LABELS.get(name, name)} {rates[name]:.0%}" + (f" ({round(rates[name] * n)}/{n})" if n else "")
+               for name in failed_metrics(rates, threshold)]
+    figures = _figures(run, task)
+    if not reasons and figures and all(not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v) for v in figures):
+        reasons.append("no figure (every value NaN)")
+    return reasons
+
+
+def data_origins(run: RunResults, tasks: Iterable[str]) -> set[str] | None:
+    """The ``data_origin`` values the run's samples of ``tasks`` log (read from the first sample of each
+    ``--log_samples`` file); None when the run has no samples file for any of them."""
+    origins, files = set(), 0
+    for task in tasks:
+        path = samples_file(run, task)
+        if path is None:
+            continue
+        files += 1
+        with open(path, encoding="utf-8") as handle:
+            first = next((line for line in handle if line.strip()), "")
+        try:
+            sample = json.loads(first) if first else {}
+        except json.JSONDecodeError as err:
+            raise ValueError(f"{path}:1: not valid JSON: {json_problem(err)}") from err
+        if isinstance(sample, dict) and sample.get(DATA_ORIGIN):
+            origins.add(str(sample[DATA_ORIGIN]))
+    return origins if files else None
+
+
+def is_demo(origins: set[str] | None) -> bool:
+    return bool(origins) and DEMO_ORIGIN in origins
+
+
+# failure metric -> its column in a report table
+HEALTH_COLUMNS = {"parse_failure": "parse fail", "image_failure": "image fail", "judge_failure": "judge fail"}
+
+
+def pooled_health(runs: Iterable[RunResults], tasks: Iterable[str],
+                  threshold: float | None = None) -> tuple[dict[str, tuple[int, int]], list[str]]:
+    """Failure counts over ``tasks`` of ``runs`` ({metric: (failed samples, samples)}, pooled), and why a
+    task failed ("task: reason", ``failure_reasons``; the file is named when there are several runs)."""
+    runs = list(runs)
+    counts: dict[str, list[int]] = {}
+    failed = []
+    for task in dict.fromkeys(tasks):
+        for run in runs:
+            if not has_task(run, task):
+                continue
+            n = task_size(run, task)
+            for metric, rate in failure_rates(run, task).items():
+                if n:
+                    total = counts.setdefault(metric, [0, 0])
+                    total[0] += round(rate * n)
+                    total[1] += n
+            reasons = failure_reasons(run, task, threshold)
+            if reasons:
+                failed.append(f"{task}: {', '.join(reasons)}" + (f" ({run.path.name})" if len(runs) > 1 else ""))
+    return {m: (c[0], c[1]) for m, c in counts.items()}, list(dict.fromkeys(failed))
+
+
+def health_text(counts: tuple[int, int] | None) -> str:
+    """"2.5 (6/240)": the failure rate in % with failed / all samples; "–" when not reported."""
+    if counts is None or not counts[1]:
+        return MISSING
+    failed, total = counts
+    return f"{100 * failed / total:.1f} ({failed}/{total})"
+
+
+def status_text(failed: list[str]) -> str:
+    return "FAILED: " + "; ".join(failed) if failed else "ok"
+
+
+def group_by_model(paths: Sequence[str | Path], labels: Sequence[str] | None = None) -> dict[str, list[RunResults]]:
+    """The runs under ``paths`` (results files or folders) by model, in the order first seen: the model
+    and its model_args (``model_name(with_args=True)``), or ``labels[i]`` for every run under
+    ``paths[i]``. Runs of different models are never merged; several runs of one model are repeats."""
+    if labels is not None and len(labels) != len(paths):
+        raise ValueError(f"--label given {len(labels)} times for {len(paths)} run paths (once per path)")
+    models: dict[str, list[RunResults]] = {}
+    seen: set[Path] = set()
+    for index, path in enumerate(paths):
+        for run in load_runs([path]):
+            if run.path.resolve() in seen:    # a results file under two paths is one run
+                continue
+            seen.add(run.path.resolve())
+            label = labels[index] if labels is not None else model_name(run, with_args=True)
+            models.setdefault(label, []).append(run)
+    return models
+
+
+def origins_by_model(runs_by_model: dict[str, list[RunResults]]) -> dict[str, set[str] | None]:
+    """Model -> the data origins its runs' samples log (``data_origins`` over every task of each run);
+    None when none of its runs has a --log_samples file."""
+    out: dict[str, set[str] | None] = {}
+    for label, runs in runs_by_model.items():
+        known = [found for found in (data_origins(run, list(run.results)) for run in runs) if found is not None]
+        out[label] = set().union(*known) if known else None
+    return out
+
+
+def demo_lines(origins: dict[str, set[str] | None]) -> list[str]:
+    """The first lines of a report when a model read demo data (empty otherwise), from ``origins_by_model``."""
+    demo = [label for label, found in origins.items() if is_demo(found)]
+    if not demo:
+        return []
+    who = "Every run on this page" if len(demo) == len(origins) else "The runs of " + ", ".join(demo)
+    return [f"**{DEMO_WARNING[0].upper() + DEMO_WARNING[1:]}.** {who} read records written by `chronotasks demo-data` "
+            "(procedurally drawn, a few dozen per task): they exercise the tasks end to end and measure nothing."]
 
 
 def model_name(run: RunResults, with_args: bool = False) -> str:
@@ -164,7 +306,9 @@ def write_bar_chart(path: str | Path, panels: Sequence[BarPanel]) -> Path:
 
     if not panels:
         raise ValueError(f"{path}: nothing to plot")
-    figure = Figure(figsize=(max(6.0, 1.2 * max(len(p.categories) for p in panels)), 3.6 * len(panels)), layout="constrained")
+    legend = max(len(str(name)) for p in panels for name in p.series) if any(p.series for p in panels) else 0
+    width = max(6.0, 1.2 * max(len(p.categories) for p in panels)) + min(6.0, 0.09 * legend + 0.8)
+    figure = Figure(figsize=(width, 3.8 * len(panels)), layout="constrained")
     FigureCanvasAgg(figure)
     for axes, panel in zip(figure.subplots(len(panels), 1, squeeze=False)[:, 0], panels):
         _draw_panel(axes, panel)
@@ -190,4 +334,5 @@ def _draw_panel(axes: Any, panel: BarPanel) -> None:
     axes.set_title(panel.title)
     axes.set_ylabel(panel.ylabel)
     axes.axhline(0.0, color="black", linewidth=0.6)
-    axes.legend(fontsize="small")
+    # the legend beside the axes, never over the bars
+    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)

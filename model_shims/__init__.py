@@ -10,13 +10,9 @@ from __future__ import annotations
 
 
 def manifests():
-    """The ModelManifests lmms-eval's registry loads from our entry point."""
+    """The ModelManifests lmms-eval's registry loads from our entry point (one per ``arguments.BACKENDS``)."""
     from lmms_eval.models.registry_v2 import ModelManifest
 
-    return [
-        ModelManifest(model_id="chrono_random", simple_class_path="chronotasks.model_shims.baselines.RandomBaseline"),
-        ModelManifest(model_id="chrono_constant", simple_class_path="chronotasks.model_shims.baselines.ConstantBaseline"),
-        ModelManifest(model_id="chrono_grayscale_prior", simple_class_path="chronotasks.model_shims.baselines.GrayscalePriorBaseline"),
-        ModelManifest(model_id="chrono_embed", simple_class_path="chronotasks.model_shims.chrono_embed.ChronoEmbed"),
-        ModelManifest(model_id="chrono_diffusers", simple_class_path="chronotasks.model_shims.chrono_diffusers.DiffusersT2I"),
-    ]
+    from chronotasks.model_shims.arguments import BACKENDS
+
+    return [ModelManifest(model_id=model_id, simple_class_path=path) for model_id, path in BACKENDS.items()]

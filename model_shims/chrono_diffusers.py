@@ -110,16 +110,6 @@ class DiffusersT2I(LauncherModel):
         self.cached = 0
 
     # -- lmms-eval plumbing -------------------------------------------------------------
-    @classmethod
-    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None):
-        """As lmms-eval's, but ``batch_size`` in --model_args wins over the launcher's --batch_size
-        (which lmms-eval always passes, default 1)."""
-        from lmms_eval import utils
-
-        args = utils.simple_parse_args_string(arg_string)
-        extra = {k: v for k, v in (additional_config or {}).items() if v is not None and k not in args}
-        return cls(**args, **extra)
-
     @property
     def batch_size(self) -> int:
         return self.batch_size_per_device

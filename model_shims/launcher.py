@@ -49,6 +49,19 @@ class LauncherModel(lmms):
     def device(self):
         return self._device
 
+    @classmethod
+    def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None):
+        """As lmms-eval's, with the --model_args checked first (``arguments.check_model_args``: an unknown
+        key lists the valid ones, a wrong type names the argument, in one line) and converted to their
+        types; a key given in --model_args wins over the launcher's value of it (e.g. batch_size)."""
+        from lmms_eval import utils
+
+        from chronotasks.model_shims.arguments import check_model_args
+
+        args = check_model_args(cls, utils.simple_parse_args_string(arg_string or ""))
+        extra = {k: v for k, v in (additional_config or {}).items() if v is not None and k not in args}
+        return cls(**args, **extra)
+
 
 def temporary_path(target: Path) -> Path:
     """A hidden name beside ``target`` that no other process or thread uses."""

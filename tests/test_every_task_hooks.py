@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from chronotasks.data.answer_space import AnswerSpace
+from chronotasks.data.origin import DATA_ORIGIN, DEMO_ORIGIN
 
 GROUPS = ["chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "chronovision_news_year_confidence", "musebench_vqa",
           "musebench_vqa_descriptive", "musebench_retrieval", "tempviz",
@@ -56,21 +57,26 @@ def test_every_task_builds_its_inputs_for_every_doc(tasks):
             assert visuals or any(t.strip() for t in texts), (name, doc["id"])
 
 
-def test_process_results_covers_the_listed_metrics(tasks):
-    """Random-baseline replies (empty for free text and retrieval) yield only metrics of the task's
-    metric_list, and over the task's docs every listed metric gets values (a per-group metric such
-    as TAB-VLM's period_acc_<period> comes only from its group's docs). TempViz is judged on
-    generated images, so it is left out here."""
+def test_process_results_logs_every_listed_metric_for_every_doc(tasks):
+    """Random-baseline replies (empty for free text and retrieval) yield, for every document, every
+    metric of the task's metric_list and nothing else that lmms-eval aggregates (a per-group metric such
+    as TAB-VLM's period_acc_<period> is None outside its group). lmms-eval takes a task's size in a
+    group's ``weight_by_size`` from the length of one metric's list: with every metric logged for
+    every sample that size is the task's sample count whichever metric it reads
+    (tests/foundation/test_group_aggregates.py checks the group figures of a real run). Each sample
+    also logs the demo records' ``data_origin`` (TempViz too; its metrics are items judged on
+    generated images, checked in tests/tempviz)."""
     _, by_name = tasks
     rng = random.Random(0)
     for name, task in by_name.items():
-        if str(name).startswith("tempviz"):
-            continue
         listed = {m["metric"] for m in task.config.metric_list}
-        returned = set()
         for doc in task.test_docs():
             reply = AnswerSpace.of_doc(doc).random_reply(rng)
-            keys = set(task.process_results(doc, [reply]))
+            out = task.process_results(doc, [reply])
+            # the demo records' origin is logged beside the metrics (a report tells demo data by it)
+            assert out.get(DATA_ORIGIN) == DEMO_ORIGIN, (name, doc["id"])
+            if str(name).startswith("tempviz"):    # judged on generated images: its items are checked in tests/tempviz
+                continue
+            keys = set(out) - {DATA_ORIGIN}
             assert keys <= listed, (name, keys - listed)
-            returned |= keys
-        assert returned == listed, (name, listed - returned)
+            assert keys == listed, (name, doc["id"], listed - keys)

@@ -8,7 +8,9 @@ Each benchmark has a ``write_demo(out_dir: Path, seed: int) -> dict[str, int]``
 that writes its task files (same on-disk format as prepared real data, see
 chronotasks/data/loading.py) under ``out_dir`` and returns the record count per task file. The
 demo data exercises the tasks end to end; it is not the benchmark and its
-numbers mean nothing about a model.
+numbers mean nothing about a model. Every record written gets ``data_origin`` = "chronotasks
+demo-data (synthetic)", which each task logs with its samples, so ``chronotasks report`` can say
+that a page was built from demo data.
 """
 
 from __future__ import annotations
@@ -16,13 +18,23 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
-# benchmark folder name -> "module:function" writing its demo data: every benchmark package here
-# with a demo.py (which defines write_demo); a new benchmark needs no registration.
-DEMO_WRITERS = {
-    folder.name: f"{__name__}.{folder.name}.demo:write_demo"
-    for folder in sorted(Path(__file__).resolve().parent.iterdir())
-    if (folder / "__init__.py").is_file() and (folder / "demo.py").is_file()
-}
+_HERE = Path(__file__).resolve().parent
+# The registry of benchmarks: every package here (a new benchmark needs no registration). Its task
+# names start with "<benchmark>_"; `chronotasks report` finds each benchmark's tasks by that prefix,
+# and `chronotasks report <benchmark>` its paper tables in report.py.
+BENCHMARKS: tuple[str, ...] = tuple(folder.name for folder in sorted(_HERE.iterdir()) if (folder / "__init__.py").is_file())
+# benchmark -> "module:function" writing its demo data: those with a demo.py (which defines write_demo)
+DEMO_WRITERS = {name: f"{__name__}.{name}.demo:write_demo" for name in BENCHMARKS if (_HERE / name / "demo.py").is_file()}
+# benchmark -> module of its paper tables (`chronotasks report <benchmark>`): those with a report.py
+REPORT_MODULES = {name: f"{__name__}.{name}.report" for name in BENCHMARKS if (_HERE / name / "report.py").is_file()}
+# benchmark -> module converting its release (`chronotasks prepare <benchmark>`): those with a prepare.py
+PREPARE_MODULES = {name: f"{__name__}.{name}.prepare" for name in BENCHMARKS if (_HERE / name / "prepare.py").is_file()}
+
+
+def benchmark_of(task: str) -> str | None:
+    """The registered benchmark a task belongs to (the longest name that is the task's prefix), or None."""
+    owners = [name for name in BENCHMARKS if task == name or task.startswith(name + "_")]
+    return max(owners, key=len) if owners else None
 
 
 def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None = None, force: bool = False) -> dict[str, dict[str, int]]:
@@ -33,7 +45,8 @@ def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None =
     demo data would silently stand in for the real benchmark.
     """
     from chronotasks.data.loading import DataError
-    from chronotasks.data.writing import data_kind, write_marker
+    from chronotasks.data.origin import DEMO_ORIGIN
+    from chronotasks.data.writing import data_kind, stamp_origin, write_marker
 
     chosen = benchmarks or list(DEMO_WRITERS)
     unknown = sorted(set(chosen) - set(DEMO_WRITERS))
@@ -54,5 +67,6 @@ def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None =
         writer = getattr(importlib.import_module(module_name), function_name)
         write_marker(Path(out_dir) / name, "demo", seed=seed)   # first: the writers may run prepare's own checks
         counts[name] = writer(Path(out_dir) / name, seed)
+        stamp_origin(Path(out_dir) / name, list(counts[name]), DEMO_ORIGIN)   # logged with every sample of a run
         write_marker(Path(out_dir) / name, "demo", seed=seed, counts=counts[name])
     return counts

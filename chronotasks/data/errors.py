@@ -3,3 +3,14 @@
 
 class DataError(RuntimeError):
     """Bad or missing task data; the message names the file, record and field."""
+
+
+def json_problem(err: ValueError) -> str:
+    """What is wrong in a JSON text and where, as one phrase. ``json.JSONDecodeError.msg`` alone can
+    stop mid-sentence ("Invalid control character at"): its position is only in ``str(err)``."""
+    msg, column = getattr(err, "msg", str(err)), getattr(err, "colno", None)
+    msg = msg.removesuffix(" at")
+    text = f"{msg} at column {column}" if column else msg
+    if msg.startswith("Invalid control character"):
+        text += " (a tab, newline or other control character inside a string: write it as \\t, \\n or \\uXXXX)"
+    return text

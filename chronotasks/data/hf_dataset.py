@@ -20,11 +20,13 @@ same documents as from the folder that was exported.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -183,24 +185,27 @@ def materialize(source: str, benchmark: str) -> Path:
         raise DataError(f"cannot read the {benchmark} data copy {source!r} ({type(err).__name__}: {err}); a local copy "
                         f"is a folder written by `chronotasks export {benchmark} --format hf OUT`, a hub copy is "
                         f"that folder uploaded as a dataset") from err
+    local = Path(source).is_dir()
     for config in configs:
-        try:
-            # a local folder may have been exported again under the same name: `datasets` keys its cache by
-            # name, not content, so rebuild it (a hub copy is keyed by its revision and stays cached)
-            mode = datasets.DownloadMode.FORCE_REDOWNLOAD if Path(source).is_dir() else None
-            dataset = datasets.load_dataset(source, name=config, split=SPLIT, download_mode=mode)
-        except Exception as err:
-            raise DataError(f"cannot load config {config!r} of {source!r} ({type(err).__name__}: {err})") from err
-        has_images = "images" in dataset.features and "image_paths" in dataset.features
-        if has_images:
-            dataset = dataset.cast_column("images", datasets.List(datasets.Image(decode=False)))
-        records = []
-        for row in dataset:
+        # a local folder may have been exported again under the same name, with other columns: `datasets`
+        # keys its cache (and the features it keeps there) by the folder's name, not its content, so a
+        # local copy is read through a cache of its own, dropped after (a hub copy is keyed by its revision)
+        with tempfile.TemporaryDirectory(prefix="chronotasks_hf_") if local else contextlib.nullcontext() as cache:
+            try:
+                dataset = datasets.load_dataset(source, name=config, split=SPLIT, cache_dir=cache)
+            except Exception as err:
+                raise DataError(f"cannot load config {config!r} of {source!r} ({type(err).__name__}: {err})") from err
+            has_images = "images" in dataset.features and "image_paths" in dataset.features
             if has_images:
-                for relative, image in zip(row["image_paths"], row.pop("images")):
-                    _write_bytes(_safe_target(root, relative, source, config), image["bytes"])
-                row["images"] = row.pop("image_paths")
-            records.append(row)
+                dataset = dataset.cast_column("images", datasets.List(datasets.Image(decode=False)))
+            records = []
+            for row in dataset:
+                if has_images:
+                    for relative, image in zip(row["image_paths"], row.pop("images")):
+                        _write_bytes(_safe_target(root, relative, source, config), image["bytes"])
+                    row["images"] = row.pop("image_paths")
+                records.append(row)
+            del dataset
         write_jsonl(_safe_target(root, task_file_of(config), source, config), records)
     (root / DATA_MARKER).write_text(json.dumps({"kind": "hf-copy", "source": source}) + "\n", encoding="utf-8")
     _materialized[key] = root

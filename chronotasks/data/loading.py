@@ -43,8 +43,9 @@ from typing import Any
 import datasets
 from PIL import Image, ImageFile, UnidentifiedImageError
 
-from chronotasks.data.errors import DataError
+from chronotasks.data.errors import DataError, json_problem
 from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, local_data_root
+from chronotasks.data.origin import origin_of
 
 logger = logging.getLogger("chronotasks")
 
@@ -110,7 +111,7 @@ def read_numbered_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as err:
-                raise DataError(f"{path}:{number}: not valid JSON ({err.msg})") from err
+                raise DataError(f"{path}:{number}: not valid JSON: {json_problem(err)}") from err
             if not isinstance(record, dict):
                 raise DataError(f"{path}:{number}: expected a JSON object (one record per line), got {type(record).__name__}")
             records.append((number, record))
@@ -391,15 +392,16 @@ def image_failure(doc: dict[str, Any]) -> str | None:
 def scores_image_failures(process_results: Callable) -> Callable:
     """Decorate a task's ``process_results``: a sample with an image that could not be opened is
     scored as an empty reply (wrong; the model answered a placeholder), not counted as a parse
-    failure, and counted in ``image_failure`` (listed in each task's metric_list)."""
+    failure, and counted in ``image_failure`` (listed in each task's metric_list). The record's
+    ``data_origin`` (demo data) is logged beside the metrics (``origin_of``)."""
 
     @functools.wraps(process_results)
     def wrapped(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
         if image_failure(doc) is None:
-            return {**process_results(doc, results), "image_failure": 0.0}
+            return {**process_results(doc, results), "image_failure": 0.0, **origin_of(doc)}
         scored = process_results(doc, [""] * max(1, len(results)))
         if "parse_failure" in scored:
             scored["parse_failure"] = 0.0
-        return {**scored, "image_failure": 1.0}
+        return {**scored, "image_failure": 1.0, **origin_of(doc)}
 
     return wrapped

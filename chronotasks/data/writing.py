@@ -21,7 +21,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from chronotasks.data.loading import DATA_MARKER, DataError, write_jsonl
+from chronotasks.data.loading import DATA_MARKER, DataError, read_jsonl, write_jsonl
+from chronotasks.data.origin import DATA_ORIGIN
 
 
 def data_kind(folder: Path) -> str | None:
@@ -39,6 +40,14 @@ def write_marker(folder: Path, kind: str, **info: Any) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     record = {"kind": kind, "written": datetime.datetime.now().isoformat(timespec="seconds"), **info}
     (folder / DATA_MARKER).write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def stamp_origin(folder: Path, names: list[str], origin: str) -> None:
+    """Put ``data_origin`` = ``origin`` into every record of the named files under ``folder`` (each
+    file rewritten atomically): the tasks log it with every sample (``loading.origin_of``)."""
+    for name in names:
+        path = Path(folder) / name
+        write_jsonl(path, [{**record, DATA_ORIGIN: origin} for record in read_jsonl(path)])
 
 
 def _count_records(path: Path) -> int:

@@ -7,10 +7,6 @@ this older plugin route, which expects ``chronotasks.models.<name>.<Class>``:
 each module here re-exports one shim so the listing shows it.
 """
 
-AVAILABLE_MODELS = {
-    "chrono_random": "RandomBaseline",
-    "chrono_constant": "ConstantBaseline",
-    "chrono_grayscale_prior": "GrayscalePriorBaseline",
-    "chrono_embed": "ChronoEmbed",
-    "chrono_diffusers": "DiffusersT2I",
-}
+from chronotasks.model_shims.arguments import BACKENDS
+
+AVAILABLE_MODELS = {model_id: path.rsplit(".", 1)[1] for model_id, path in BACKENDS.items()}

@@ -15,6 +15,15 @@ def share(flags: Iterable[bool | float]) -> float:
     return sum(values) / len(values) if values else math.nan
 
 
+def mean_present(values: Iterable[float | None]) -> float:
+    """Mean of the values that are not None; NaN when every value is None. A per-group metric
+    (e.g. TAB-VLM's accuracy of one period) logs a value for every sample, None outside its group,
+    so that every metric of a task has one entry per sample: lmms-eval takes a task's size in a
+    group's ``weight_by_size`` from the length of one metric's list (the last it aggregates)."""
+    present = [float(v) for v in values if v is not None]
+    return sum(present) / len(present) if present else math.nan
+
+
 def group_means(items: Iterable[Mapping[str, Any]], group: str, value: str) -> dict[Hashable, float]:
     """Mean of ``item[value]`` per ``item[group]``, groups in sorted order (None values skipped)."""
     sums: dict[Hashable, list[float]] = defaultdict(list)

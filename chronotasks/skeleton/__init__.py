@@ -5,6 +5,10 @@
     prompts/NAME/period.j2
     tests/NAME/test_NAME.py
 
+A name lmms-eval or chronotasks already has (a task, group or tag, or a task-name prefix: ``mmmu``,
+``chrono``) is refused: lmms-eval would silently run the other task, and ``chronotasks report``
+finds a benchmark's tasks by their ``NAME_`` prefix.
+
 One multiple-choice task (one image, four period options, a letter answer), ready to run:
 ``chronotasks demo-data --benchmarks NAME`` writes its demo data and ``lmms-eval --tasks NAME
 --include_path "$(chronotasks tasks-path)"`` runs it. The files are rendered from the Jinja
@@ -14,6 +18,7 @@ templates beside this module (``*.j2``); see CONTRIBUTING.md for what to change 
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import sys
 from pathlib import Path
@@ -51,6 +56,54 @@ def _check(name: str, root: Path) -> None:
     taken = [place.format(name=name) for place in PLACES if (root / place.format(name=name)).exists()]
     if taken:
         raise SkeletonError(f"benchmark {name!r} already exists: {', '.join(taken)} (nothing was written)")
+    clashes = name_clashes(name, known_task_names(root))
+    if clashes:
+        raise SkeletonError(f"benchmark name {name!r} is taken: {'; '.join(clashes)}. lmms-eval would run the task it "
+                            "indexed first under that name, and `chronotasks report` finds a benchmark's tasks by the "
+                            "prefix NAME_: choose another name (nothing was written)")
+
+
+def name_clashes(name: str, known: dict[str, str]) -> list[str]:
+    """How the benchmark's names (the group NAME, its task NAME_period, the task prefix NAME_) collide with
+    ``known`` ({task, group or tag name: who has it}); empty when the name is free."""
+    clashes = [f"{wanted} ({known[wanted]})" for wanted in (name, f"{name}_period") if wanted in known]
+    prefixed = sorted(other for other in known if other.startswith(name + "_") and other != f"{name}_period")
+    if prefixed:
+        shown = ", ".join(f"{other} ({known[other]})" for other in prefixed[:3]) + (", ..." if len(prefixed) > 3 else "")
+        clashes.append(f"{len(prefixed)} task name(s) already start with {name}_: {shown}")
+    prefixes = sorted(other for other in known if name.startswith(other + "_") and known[other].startswith("chronotasks"))
+    clashes += [f"{name}_ starts with the task prefix of chronotasks benchmark {other}" for other in prefixes]
+    return clashes
+
+
+@functools.lru_cache(maxsize=None)
+def _lmms_eval_names() -> dict[str, str]:
+    """lmms-eval's own task, group and tag names (its task index, as `lmms-eval --tasks` resolves them)."""
+    from loguru import logger
+    from lmms_eval.tasks import TaskManager
+
+    logger.disable("lmms_eval")      # its indexer logs every YAML it skips
+    try:
+        manager = TaskManager(verbosity="ERROR")
+    finally:
+        logger.enable("lmms_eval")
+    kinds = {**{n: "group" for n in manager.all_groups}, **{n: "tag" for n in manager.all_tags},
+             **{n: "task" for n in manager.all_subtasks}}
+    return {n: f"lmms-eval {kind}" for n, kind in kinds.items()}
+
+
+def known_task_names(root: Path) -> dict[str, str]:
+    """Task, group and tag names that lmms-eval or this checkout's chronotasks already has, and the benchmark
+    names of the checkout (their tasks' prefix): {name: who has it}."""
+    from chronotasks.check_data import discover
+
+    names = dict(_lmms_eval_names())
+    tasks, groups = discover(root / "chronotasks" / "tasks")
+    names.update({n: "chronotasks task" for n in tasks})
+    names.update({n: "chronotasks group" for n in groups})
+    benchmarks = root / "chronotasks" / "benchmarks"
+    names.update({p.name: "chronotasks benchmark" for p in benchmarks.iterdir() if (p / "__init__.py").is_file()})
+    return names
 
 
 def create(name: str, root: Path) -> list[Path]:
@@ -80,8 +133,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         written = create(args.name, Path(args.root))
     except SkeletonError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
+        print(f"chronotasks new-benchmark: error: {err}", file=sys.stderr)
+        return 1
     root = Path(args.root).resolve()
     print("\n".join(str(path.relative_to(root)) for path in written))
     print(f"\nNext: python3 -m pytest tests/{args.name}   (demo data, hooks and a real lmms-eval run); "

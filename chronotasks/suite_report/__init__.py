@@ -1,4 +1,4 @@
-"""One page for every benchmark and model: ``chronotasks report RUN_DIR [RUN_DIR ...]``.
+"""One page for every benchmark and model, from lmms-eval output folders: chronotasks report RUN_DIR [RUN_DIR ...].
 
     chronotasks report RUN_DIR [RUN_DIR ...] [--label NAME ...] [--out DIR]
                        [--confidence 0.95] [--resamples 2000] [--seed 0]

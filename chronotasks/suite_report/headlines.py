@@ -1,6 +1,11 @@
 """What the suite report shows of each benchmark: its headline tables, each column a ``Headline``
 (how lmms-eval's results file gives the number, and how the per-question samples give it again
-for the bootstrap), and the grayscale pairs (colour task, ``_gray`` task) it compares."""
+for the bootstrap), and the grayscale pairs (colour task, ``_gray`` task) it compares.
+
+One place defines a benchmark's headline rows: ``SPECS`` (benchmark -> its tables). Every benchmark
+of the registry (``chronotasks.benchmarks.BENCHMARKS``) without an entry there, and any task no table
+shows, gets a generic table (``generic_tables``: each task's first listed metric), so a new benchmark
+appears on the page with no edit. ``SYMBOLS`` defines every symbol a column or plot uses."""
 
 from __future__ import annotations
 
@@ -11,10 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from chronotasks.benchmarks.chronovision import DYNASTIES, SPEED_CATEGORIES
-from chronotasks.benchmarks.chronovision.report import table3_values
+from chronotasks.benchmarks import BENCHMARKS, benchmark_of
+from chronotasks.benchmarks.chronovision import DYNASTIES
+from chronotasks.benchmarks.chronovision.report import TABLE4_CATEGORIES, table3_values
 from chronotasks.benchmarks.tabvlm.schema import PERIOD_KEYS, PERIODS, TASK_TYPES
 from chronotasks.benchmarks.tempviz import CATEGORIES as TEMPVIZ_CATEGORIES
+from chronotasks.failures import FAILURE_METRICS
 from chronotasks.reporting import RunResults, metric_value
 from chronotasks.scoring.circular import question_correct
 from chronotasks.scoring.composite import chronovision_composite
@@ -187,7 +194,7 @@ def _tabvlm() -> list[TableSpec]:
         style = "tabvlm_style_period" + suffix
         periods.append((variant, tuple(
             Headline(name.split(" (")[0], (style,), metric_point(style, f"period_acc_{key}"), mean_of(f"period_acc_{key}"),
-                     select=lambda s, k=f"period_acc_{key}": k in s)
+                     select=lambda s, k=f"period_acc_{key}": s.get(k) is not None)
             for name, key in zip(PERIODS, PERIOD_KEYS))))
     return [TableSpec("tabvlm", "TAB-VLM", "Table 1 (accuracy %; Overall = unweighted mean of the six tasks)", "Variant",
                       tuple(main)),
@@ -241,7 +248,7 @@ def _chronovision() -> list[TableSpec]:
                                select=in_group(LOC_ITEMS, "dynasty", d)) for d in DYNASTIES)
     shortcut = tuple((prompt, tuple(Headline(c.capitalize(), (task,), metric_point(task, f"delta_ACC_{c}"),
                                              shortcut_statistic("delta_ACC"), select=in_group("ACC_B", "category", c))
-                                    for c in SPEED_CATEGORIES))
+                                    for c in TABLE4_CATEGORIES))
                      for prompt, task in (("plain", CV_SHORTCUT), ("CoT", "chronovision_shortcut_cot")))
     return [TableSpec("chronovision", "ChronoVision", "Table III (accuracies and S in %, τ in [−1, 1], MAE in years)", None,
                       (("", main),)),
@@ -317,8 +324,92 @@ def _circular() -> list[TableSpec]:
                       "position (%)", "Task", tuple(variants))]
 
 
+# benchmark -> its tables: the one place that defines a benchmark's headline rows (a further column,
+# e.g. a release-protocol reading or a chance level, is one more Headline in its row)
+SPECS: dict[str, Callable[[], list[TableSpec]]] = {
+    "chrono_demo": _demo, "tabvlm": _tabvlm, "chronovision": _chronovision, "musebench": _musebench, "tempviz": _tempviz,
+}
+
+
 def tables() -> list[TableSpec]:
-    return [*_demo(), *_tabvlm(), *_chronovision(), *_musebench(), *_tempviz(), *_circular()]
+    return [*(spec for make in SPECS.values() for spec in make()), *_circular()]
+
+
+def headline_metric(runs: Iterable[RunResults], task: str) -> str | None:
+    """The figure a generic table shows for a task: the first metric of its metric_list (as lmms-eval
+    recorded the task's config) that is not a failure rate, else the first such value in its results."""
+    for run in runs:
+        listed = [m.get("metric") for m in ((run.data.get("configs") or {}).get(task) or {}).get("metric_list") or []
+                  if isinstance(m, dict)]
+        found = [key.split(",")[0] for key in run.results.get(task) or {} if key.endswith(",none") and "_stderr" not in key]
+        for metric in [*listed, *found]:
+            if metric and metric not in FAILURE_METRICS and f"{metric},none" in (run.results.get(task) or {}):
+                return metric
+    return None
+
+
+def generic_tables(runs: list[RunResults], leaves: list[str], shown: set[str]) -> list[TableSpec]:
+    """Tables of the tasks no table of ``tables()`` shows: one per registered benchmark (by task-name
+    prefix, ``chronotasks.benchmarks.benchmark_of``) and headline metric, else under "Other tasks"."""
+    by_table: dict[tuple[str, str], list[str]] = {}
+    for task in leaves:
+        if task in shown:
+            continue
+        metric = headline_metric(runs, task)
+        if metric is not None:
+            by_table.setdefault((benchmark_of(task) or "", metric), []).append(task)
+    order = {name: index for index, name in enumerate(BENCHMARKS)}
+    out = []
+    for (benchmark, metric), tasks in sorted(by_table.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0][1])):
+        variants = tuple((task, (Headline(metric, (task,), metric_point(task, metric), mean_of(metric)),)) for task in tasks)
+        section = benchmark or "Other tasks"
+        out.append(TableSpec(f"{benchmark or 'other'}_{metric}".replace("@", "at"), section,
+                             f"{metric} of each task (its first listed metric; %)", "Task", variants, compare=False))
+    return out
+
+
+# every symbol a table column or plot uses, defined once (the page lists those it shows)
+SYMBOLS: dict[str, str] = {
+    "n": "the questions a figure rests on (from the --log_samples files; a circular question's rotations and a shortcut "
+         "pair's three trials are one question); \"N samples\" where only the results file is there",
+    "[low, high]": "percentile bootstrap interval over questions",
+    "±": "run-to-run standard deviation over a model's runs (n/a for one run)",
+    "p": "permutation p-value of a paired difference",
+    "parse fail": "share of replies no parser could read (scored wrong), with failed/all samples",
+    "image fail": "share of samples whose image could not be opened (scored wrong), with failed/all samples",
+    "judge fail": "share of TempViz images whose judgement failed, with failed/all samples",
+    "status": "FAILED: a task of the row failed (more than the threshold of its samples failed, or it has no figure): "
+              "its numbers are not results",
+    "Overall": "TAB-VLM: unweighted mean of the six task accuracies (Table 1)",
+    "ACC_A": "ChronoVision artifact localization accuracy (the dynasty of one artifact)",
+    "τ": "Kendall's rank correlation of the predicted and the true chronological order, in [−1, 1] (ChronoVision: mean of "
+         "the intra- and cross-category sorting levels)",
+    "ACC_B": "shortcut accuracy (which of two news photos is earlier), both photos in colour",
+    "ACC_1": "shortcut accuracy when the earlier photo is shown grayscale (\"grayscale means old\" points to the right answer)",
+    "ACC_2": "shortcut accuracy when the later photo is shown grayscale (\"grayscale means old\" points to the wrong answer)",
+    "Δ_ACC": "ACC_1 − ACC_2: how far the model relies on \"grayscale means old\" (0: not at all)",
+    "ACC_Y": "news-photo year estimation accuracy (exact year)",
+    "MAE": "mean absolute error of the estimated year, in years (over readable replies)",
+    "ACC_M": "news multimodal accuracy (the photo matching an event's text)",
+    "S": "ChronoVision composite score (§V.C): S = (S_A + S_S + S_N) / 3 from ACC_A, τ, ACC_B, Δ_ACC, ACC_Y, MAE, ACC_M",
+    "BERTScore": "MuseBench VQA: BERTScore F1 of the answer against the reference",
+    "ANLS": "MuseBench VQA: average normalized Levenshtein similarity to the reference",
+    "Score": "MuseBench VQA: (BERTScore + ANLS) / 2",
+    "Accuracy": "MuseBench VQA: structured-field accuracy (period, author)",
+    "R@1": "Recall@K: share of queries whose target is among the top K retrieved (K = 1, 5, 10)",
+    "plain accuracy": "accuracy over every rotation of the options",
+    "circular accuracy": "share of questions answered right in all N rotations of their options (CircularEval)",
+    "position bias": "total variation distance of the chosen positions from uniform",
+    "chose A": "share of readable replies choosing the option in that position",
+    "Δ colour − gray": "figure with colour images minus the same figure with the same images in grayscale",
+}
+SYMBOL_ALIASES = {"R@5": "R@1", "R@10": "R@1", **{f"chose {ch}": "chose A" for ch in "BCDE"}, "Δ": "Δ colour − gray"}
+
+
+def symbols_used(columns: Iterable[str]) -> dict[str, str]:
+    """The definitions of the symbols among ``columns`` (table columns and plot labels), in SYMBOLS order."""
+    wanted = {SYMBOL_ALIASES.get(column, column) for column in columns}
+    return {symbol: text for symbol, text in SYMBOLS.items() if symbol in wanted}
 
 
 # -- grayscale pairs -------------------------------------------------------------------------------
@@ -335,7 +426,7 @@ def gray_headlines(base: str) -> list[tuple[str, Headline, Headline]]:
         rows = [pair("accuracy", "accuracy", mean_of("accuracy"))]
         if base == "tabvlm_style_period":
             rows += [pair(name.split(" (")[0], f"period_acc_{key}", mean_of(f"period_acc_{key}"),
-                          select=lambda s, k=f"period_acc_{key}": k in s) for name, key in zip(PERIODS, PERIOD_KEYS)]
+                          select=lambda s, k=f"period_acc_{key}": s.get(k) is not None) for name, key in zip(PERIODS, PERIOD_KEYS)]
         return rows
     if base == CV_LOC:
         return [pair("ACC_A", "ACC_A", mean_of("ACC_A"))] + [
@@ -349,4 +440,4 @@ def gray_headlines(base: str) -> list[tuple[str, Headline, Headline]]:
     return []
 
 
-__all__ = ["CIRCULAR_TASKS", "TableSpec", "gray_headlines", "tables"]
+__all__ = ["CIRCULAR_TASKS", "SPECS", "SYMBOLS", "TableSpec", "generic_tables", "gray_headlines", "symbols_used", "tables"]

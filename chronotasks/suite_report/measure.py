@@ -66,20 +66,8 @@ class Model:
 
 
 def load_models(paths: Sequence[str | Path], labels: Sequence[str] | None = None) -> list[Model]:
-    """The runs under ``paths`` (results files or folders), grouped by label in the order first seen.
-    ``labels``, when given, names the model of each path (all results files under it)."""
-    if labels is not None and len(labels) != len(paths):
-        raise ValueError(f"--label given {len(labels)} times for {len(paths)} run paths")
-    models: dict[str, Model] = {}
-    seen: set[Path] = set()
-    for index, path in enumerate(paths):
-        for results in reporting.load_runs([path]):
-            if results.path.resolve() in seen:    # a results file under two RUN_DIRs is one run
-                continue
-            seen.add(results.path.resolve())
-            label = labels[index] if labels is not None else reporting.model_name(results, with_args=True)
-            models.setdefault(label, Model(label, [])).runs.append(Run(results))
-    return list(models.values())
+    """The runs under ``paths`` (results files or folders), grouped by model (``reporting.group_by_model``)."""
+    return [Model(label, [Run(results) for results in runs]) for label, runs in reporting.group_by_model(paths, labels).items()]
 
 
 @dataclass(frozen=True)
@@ -106,15 +94,19 @@ class Headline:
 
 @dataclass(frozen=True)
 class Cell:
-    """A number with its interval (NaN where none), run-to-run sd, counts and (comparisons) p-value."""
+    """A number with its interval (NaN where none), run-to-run sd, counts and (comparisons) p-value.
+    ``questions``: the questions the number rests on (from the samples); without samples,
+    ``samples``: what lmms-eval scored (a circular question's rotations, a shortcut pair's trials
+    count each); None where neither is known."""
 
     value: float
     low: float = math.nan
     high: float = math.nan
     sd: float = math.nan
     runs: int = 1
-    questions: int = 0
+    questions: int | None = None
     p: float | None = None
+    samples: int | None = None
 
 
 def unit_key(sample: dict[str, Any]) -> Hashable:
@@ -208,7 +200,7 @@ class Measurer:
         if not runs:
             return None
         value, sd = run_spread([headline.point(run.results) for run in runs])
-        cell = Cell(value, sd=sd, runs=len(runs))
+        cell = Cell(value, sd=sd, runs=len(runs), **self.size(runs[0], headline))
         if headline.figure is None or math.isnan(value):
             return cell
         side = self._side(runs, headline, model.label)
@@ -221,6 +213,17 @@ class Measurer:
         low, high = bootstrap_interval(strata, headline.figure, self.settings.confidence, self.settings.resamples,
                                        self.settings.seed)
         return Cell(value, low, high, sd, len(runs), sum(len(k) for k in keys))
+
+    @staticmethod
+    def size(run: Run, headline: Headline) -> dict[str, int | None]:
+        """What a figure rests on: ``questions`` (units of the samples it reads), or without samples
+        ``samples`` (lmms-eval's count of the tasks, for a figure over all of a task's samples)."""
+        if all(run.samples(task) is not None for task in headline.tasks):
+            return {"questions": sum(len(units_of(run.samples(task), headline.select)) for task in headline.tasks)}
+        sizes = [reporting.task_size(run.results, task) for task in headline.tasks]
+        if headline.select is None and all(size is not None for size in sizes):
+            return {"samples": sum(sizes)}
+        return {}
 
     def compare(self, a: Model, headline_a: Headline, b: Model, headline_b: Headline, label: str) -> Cell | None:
         """figure(a) − figure(b) on the questions both ran, paired interval and permutation p-value."""

@@ -1,4 +1,11 @@
-"""The suite report's tables (markdown and CSV), plots (PNG) and page."""
+"""The suite report's tables (markdown and CSV), plots (PNG) and page.
+
+What keeps the page from misleading: rows are keyed by model (and model_args), never merged across
+models; every number shows what it rests on (n questions, or N samples without --log_samples); each
+benchmark row shows its parse, image and judge failure rates and is marked FAILED when a task of it
+failed (``chronotasks.failures``: more than the threshold of its samples failed, or it has no figure);
+the page's first lines say so, and say "synthetic demo data" when a run read demo data (the
+``data_origin`` its samples log); every symbol shown is defined on the page."""
 
 from __future__ import annotations
 
@@ -10,8 +17,19 @@ from pathlib import Path
 
 from chronotasks import reporting
 from chronotasks.benchmarks.tempviz import CATEGORIES as TEMPVIZ_CATEGORIES
+from chronotasks.failures import FAILURE_METRICS, MAX_FAILURE_ENV, max_failure_rate
 from chronotasks.suite_report import headlines as specs
 from chronotasks.suite_report.measure import Cell, Headline, Measurer, Model, Run
+
+HEALTH_COLUMNS = reporting.HEALTH_COLUMNS
+
+
+@dataclass
+class Row:
+    labels: list[str]
+    cells: list[tuple[Cell | None, Headline]]
+    health: dict[str, tuple[int, int]] = field(default_factory=dict)   # failure metric -> (failed samples, samples)
+    failed: list[str] = field(default_factory=list)                    # "task: why", when a task of the row failed
 
 
 @dataclass
@@ -21,13 +39,27 @@ class Table:
     title: str
     row_header: list[str]
     columns: list[str]
-    rows: list[tuple[list[str], list[tuple[Cell | None, Headline]]]] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+
+    @property
+    def health_metrics(self) -> list[str]:
+        return [m for m in FAILURE_METRICS if any(m in row.health for row in self.rows)]
+
+    @property
+    def has_failures(self) -> bool:
+        return any(row.failed for row in self.rows)
 
 
 def _number(value: float, headline: Headline, signed: bool = False) -> str:
     if math.isnan(value):
         return reporting.MISSING
     return f"{value * headline.scale:{'+' if signed else ''}.{headline.digits}f}"
+
+
+def size_text(cell: Cell) -> str:
+    if cell.questions is not None:
+        return f"n={cell.questions}"
+    return f"{cell.samples} samples" if cell.samples is not None else "n=?"
 
 
 def cell_text(cell: Cell | None, headline: Headline, show_sd: bool) -> str:
@@ -41,49 +73,84 @@ def cell_text(cell: Cell | None, headline: Headline, show_sd: bool) -> str:
         text += " ± " + ("n/a" if math.isnan(cell.sd) else _number(cell.sd, headline))
     if cell.p is not None:
         text += ", p " + ("n/a" if math.isnan(cell.p) else f"{cell.p:.3g}")
-    return text
+    return f"{text} ({size_text(cell)})"
+
+
+def status_text(row: Row) -> str:
+    return reporting.status_text(row.failed)
 
 
 def _show_sd(table: Table) -> bool:
-    return any(cell is not None and cell.runs > 1 for _, cells in table.rows for cell, _ in cells)
+    return any(cell is not None and cell.runs > 1 for row in table.rows for cell, _ in row.cells)
+
+
+def table_header(table: Table) -> list[str]:
+    return (table.row_header + table.columns + [HEALTH_COLUMNS[m] for m in table.health_metrics]
+            + (["status"] if table.has_failures else []))
 
 
 def table_markdown(table: Table) -> str:
-    show_sd = _show_sd(table)
-    rows = [labels + [cell_text(cell, h, show_sd) for cell, h in cells] for labels, cells in table.rows]
-    return reporting.markdown_table(table.row_header + table.columns, rows)
+    show_sd, health = _show_sd(table), table.health_metrics
+    rows = []
+    for row in table.rows:
+        labels = list(row.labels)
+        if row.failed:
+            labels[0] = f"⚠ {labels[0]}"
+        rows.append(labels + [cell_text(cell, h, show_sd) for cell, h in row.cells] + [reporting.health_text(row.health.get(m)) for m in health]
+                    + ([status_text(row)] if table.has_failures else []))
+    return reporting.markdown_table(table_header(table), rows)
 
 
-CSV_FIELDS = ["column", "value", "ci_low", "ci_high", "run_sd", "runs", "questions", "p_value"]
+CSV_FIELDS = ["column", "value", "ci_low", "ci_high", "run_sd", "runs", "questions", "samples", "p_value", "status"]
 
 
 def table_csv(table: Table) -> str:
-    """One line per cell, numbers as shown (scaled), empty where missing."""
+    """One line per cell, numbers as shown (scaled), empty where missing; failure rates as further columns."""
     lines = []
-    for labels, cells in table.rows:
-        for column, (cell, h) in zip(table.columns, cells):
+    health = table.health_metrics
+    for row in table.rows:
+        rates = [reporting.csv_number(100 * row.health[m][0] / row.health[m][1]) if row.health.get(m, (0, 0))[1] else ""
+                 for m in health]
+        for column, (cell, h) in zip(table.columns, row.cells):
             if cell is None:
                 continue
             scaled = [reporting.csv_number(v * h.scale) for v in (cell.value, cell.low, cell.high, cell.sd)]
             p = "" if cell.p is None or math.isnan(cell.p) else round(cell.p, 6)
-            lines.append(labels + [column, *scaled, cell.runs, cell.questions, p])
-    return reporting.csv_text([h.lower() for h in table.row_header] + CSV_FIELDS, lines)
+            counts = ["" if v is None else v for v in (cell.questions, cell.samples)]
+            lines.append(row.labels + [column, *scaled, cell.runs, *counts, p, status_text(row), *rates])
+    return reporting.csv_text([h.lower() for h in table.row_header] + CSV_FIELDS + [f"{m} %" for m in health], lines)
 
 
 # -- building the tables ----------------------------------------------------------------------
-def benchmark_tables(models: list[Model], measurer: Measurer) -> list[Table]:
+def row_health(model: Model, tasks: list[str], threshold: float) -> tuple[dict[str, tuple[int, int]], list[str]]:
+    """Failure counts of a model's row, pooled over its tasks and runs, and why a task of it failed."""
+    return reporting.pooled_health([run.results for run in model.runs], tasks, threshold)
+
+
+def shown_specs(models: list[Model]) -> list[specs.TableSpec]:
+    """The benchmark tables, then generic tables of the tasks none of them shows."""
+    known = specs.tables()
+    shown = {t for spec in known for _, row in spec.variants for h in row for t in h.tasks}
+    runs = [run for model in models for run in model.runs]
+    leaves = list(dict.fromkeys(task for run in runs for task in leaf_tasks(run)))
+    return known + specs.generic_tables([run.results for run in runs], leaves, shown)
+
+
+def benchmark_tables(models: list[Model], measurer: Measurer, threshold: float) -> list[Table]:
     tables = []
-    for spec in specs.tables():
+    for spec in shown_specs(models):
         table = Table(spec.id, spec.section, spec.title, ["Model"] + ([spec.variant_header] if spec.variant_header else []),
                       spec.columns)
         for model in models:
-            for variant, row in spec.variants:
-                if not model.has_any(t for h in row for t in h.tasks):
+            for variant, headlines in spec.variants:
+                tasks = [t for h in headlines for t in h.tasks if model.has_any([t])]
+                if not tasks:
                     continue
-                cells = [(measurer.measure(model, h), h) for h in row]
-                if all(cell is None or math.isnan(cell.value) for cell, _ in cells):
+                cells = [(measurer.measure(model, h), h) for h in headlines]
+                health, failed = row_health(model, tasks, threshold)
+                if not failed and all(cell is None or math.isnan(cell.value) for cell, _ in cells):
                     continue
-                table.rows.append(([model.label] + ([variant] if spec.variant_header else []), cells))
+                table.rows.append(Row([model.label] + ([variant] if spec.variant_header else []), cells, health, failed))
         if table.rows:
             tables.append(table)
     return tables
@@ -118,7 +185,7 @@ def gray_table(models: list[Model], measurer: Measurer) -> Table | None:
                          measurer.compare(model, colour, model, gray, f"{model.label}, {base} colour vs gray")]
                 if cells[0] is None or math.isnan(cells[0].value):
                     continue
-                table.rows.append(([model.label, base, label], [(c, colour) for c in cells]))
+                table.rows.append(Row([model.label, base, label], [(c, colour) for c in cells]))
     return table if table.rows else None
 
 
@@ -141,7 +208,7 @@ def comparison_table(models: list[Model], measurer: Measurer, tables: list[Table
                         continue
                     cell = measurer.compare(model, h, reference, h, f"{model.label} vs {reference.label}, {spec.id} {h.column}")
                     if cell is not None and not math.isnan(cell.value):
-                        table.rows.append(([model.label, spec.id, variant or "–", h.column], [(cell, h)]))
+                        table.rows.append(Row([model.label, spec.id, variant or "–", h.column], [(cell, h)]))
     return table if table.rows else None
 
 
@@ -154,8 +221,8 @@ def metaeval_files(paths: list[str | Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def judges_markdown(files: list[Path]) -> tuple[str, str, dict[str, dict[str, float]]]:
-    """Markdown, CSV and F1 per (judge, category) of the judge-vs-human meta-evaluations found."""
+def judges_markdown(files: list[Path]) -> tuple[str, str, dict[str, dict[str, tuple[float, int]]]]:
+    """Markdown, CSV and (F1, n) per (judge, category) of the judge-vs-human meta-evaluations found."""
     rows, f1 = [], {}
     for path in files:
         try:
@@ -169,28 +236,41 @@ def judges_markdown(files: list[Path]) -> tuple[str, str, dict[str, dict[str, fl
             label = name if len(files) == 1 else f"{name} ({path.parent.name})"
             for category, m in [("Overall", result["overall"]), *result["per_category"].items()]:
                 rows.append([label, category, f"{m['precision']:.1f}", f"{m['recall']:.1f}", f"{m['f1']:.1f}", m["n"]])
-                f1.setdefault(label, {})[category] = float(m["f1"])
+                f1.setdefault(label, {})[category] = (float(m["f1"]), int(m["n"]))
     header = ["Judge", "Category", "P", "R", "F1", "n"]
     return reporting.markdown_table(header, rows), reporting.csv_text(header, rows), f1
 
 
 # -- plots ----------------------------------------------------------------------------------------
-def _series(table: Table, rows=None) -> tuple[dict[str, list[float]], dict[str, list[tuple[float, float]]]]:
-    series, intervals = {}, {}
-    for labels, cells in rows if rows is not None else table.rows:
-        name = " ".join(label for label in labels if label)
-        series[name] = [math.nan if c is None else c.value * h.scale for c, h in cells]
-        intervals[name] = [(math.nan, math.nan) if c is None else (c.low * h.scale, c.high * h.scale) for c, h in cells]
-    return series, intervals
+def with_n(category: str, cells: list[Cell | None]) -> str:
+    """A plot's category label with what its bars rest on: "Song\n(n=12)", "n=12/10" when the bars differ."""
+    sizes = list(dict.fromkeys(size_text(c) for c in cells if c is not None and not math.isnan(c.value)))
+    if not sizes:
+        return category
+    if all(s.startswith("n=") for s in sizes):
+        return f"{category}\n(n={'/'.join(s[2:] for s in sizes)})"
+    return f"{category}\n({'/'.join(sizes)})"
+
+
+def _bars(categories: list[str], series_cells: dict[str, list[Cell | None]], scale: float, title: str, ylabel: str) -> reporting.BarPanel:
+    """One panel: a bar per series and category (NaN: none), 95% intervals as error bars, n in the labels."""
+    series = {name: [math.nan if c is None else c.value * scale for c in cells] for name, cells in series_cells.items()}
+    intervals = {name: [(math.nan, math.nan) if c is None else (c.low * scale, c.high * scale) for c in cells]
+                 for name, cells in series_cells.items()}
+    labels = [with_n(category, [cells[i] for cells in series_cells.values()]) for i, category in enumerate(categories)]
+    return reporting.BarPanel(title, labels, series, ylabel, intervals=intervals)
 
 
 def _panel(table: Table, title: str, ylabel: str) -> reporting.BarPanel:
-    series, intervals = _series(table)
-    return reporting.BarPanel(title, table.columns, series, ylabel, intervals=intervals)
+    series_cells = {" ".join(label for label in row.labels if label) + (" (FAILED)" if row.failed else ""): [c for c, _ in row.cells]
+                    for row in table.rows}
+    return _bars(table.columns, series_cells, table.rows[0].cells[0][1].scale, title, ylabel)
 
 
-def plots(tables: dict[str, Table], gray: Table | None, judges_f1: dict[str, dict[str, float]]) -> dict[str, list[reporting.BarPanel]]:
-    """PNG file name -> panels, for the figures people would rather look at (95% intervals as error bars)."""
+def plots(tables: dict[str, Table], gray: Table | None,
+          judges_f1: dict[str, dict[str, tuple[float, int]]]) -> dict[str, list[reporting.BarPanel]]:
+    """PNG file name -> panels, for the figures people would rather look at (95% intervals as error bars).
+    Categories keep the tables' order (one order for a benchmark's categories, e.g. Table IV's SPEED order)."""
     out: dict[str, list[reporting.BarPanel]] = {}
     periods = [_panel(tables[t], title, "accuracy (%)") for t, title in
                (("tabvlm_periods", "TAB-VLM Style-Period accuracy per period"),
@@ -198,38 +278,34 @@ def plots(tables: dict[str, Table], gray: Table | None, judges_f1: dict[str, dic
     if periods:
         out["per_period_accuracy.png"] = periods
     if "chronovision_shortcut" in tables:
-        out["shortcut_delta.png"] = [_panel(tables["chronovision_shortcut"], "ChronoVision shortcut Δ_ACC per SPEED category", "Δ_ACC (%)")]
+        out["shortcut_delta.png"] = [_panel(tables["chronovision_shortcut"],
+                                            "ChronoVision shortcut Δ_ACC = ACC_1 − ACC_2 per SPEED category", "Δ_ACC (points)")]
     if "circular" in tables:
         table = tables["circular"]
-        tasks = list(dict.fromkeys(labels[1] for labels, _ in table.rows))
-        series, intervals = {}, {}
-        for model in dict.fromkeys(labels[0] for labels, _ in table.rows):
+        tasks = list(dict.fromkeys(row.labels[1] for row in table.rows))
+        series_cells = {}
+        for model in dict.fromkeys(row.labels[0] for row in table.rows):
             for index, kind in enumerate(("plain", "circular")):
-                cells = {labels[1]: cells[index] for labels, cells in table.rows if labels[0] == model}
-                series[f"{model} {kind}"] = [cells[t][0].value * 100 if t in cells and cells[t][0] else math.nan for t in tasks]
-                intervals[f"{model} {kind}"] = [(cells[t][0].low * 100, cells[t][0].high * 100) if t in cells and cells[t][0]
-                                                else (math.nan, math.nan) for t in tasks]
-        out["circular_vs_plain.png"] = [reporting.BarPanel("Plain vs circular accuracy", tasks, series, "accuracy (%)",
-                                                           intervals=intervals)]
+                cells = {row.labels[1]: row.cells[index][0] for row in table.rows if row.labels[0] == model}
+                series_cells[f"{model} {kind}"] = [cells.get(t) for t in tasks]
+        out["circular_vs_plain.png"] = [_bars(tasks, series_cells, 100.0, "Plain vs circular accuracy", "accuracy (%)")]
     if gray is not None:
-        main = [(labels, cells) for labels, cells in gray.rows if labels[2] in ("accuracy", "ACC_A", "τ", "ANLS")]
-        bases = list(dict.fromkeys(f"{labels[1]} {labels[2]}" for labels, _ in main))
-        series, intervals = {}, {}
-        for model in dict.fromkeys(labels[0] for labels, _ in main):
-            delta = {f"{labels[1]} {labels[2]}": cells[2] for labels, cells in main if labels[0] == model}
-            # in points: accuracies in %, τ × 100
-            series[model] = [delta[b][0].value * 100 if b in delta and delta[b][0] else math.nan for b in bases]
-            intervals[model] = [(delta[b][0].low * 100, delta[b][0].high * 100) if b in delta and delta[b][0]
-                                else (math.nan, math.nan) for b in bases]
-        out["grayscale_delta.png"] = [reporting.BarPanel("Δ = colour − gray (τ ×100)", bases, series, "Δ (points)",
-                                                         intervals=intervals)]
+        main = [row for row in gray.rows if row.labels[2] in ("accuracy", "ACC_A", "τ", "ANLS")]
+        bases = list(dict.fromkeys(f"{row.labels[1]} {row.labels[2]}" for row in main))
+        series_cells = {}
+        for model in dict.fromkeys(row.labels[0] for row in main):
+            delta = {f"{row.labels[1]} {row.labels[2]}": row.cells[2][0] for row in main if row.labels[0] == model}
+            series_cells[model] = [delta.get(b) for b in bases]     # in points: accuracies in %, τ × 100
+        out["grayscale_delta.png"] = [_bars(bases, series_cells, 100.0, "Δ = colour − gray (τ ×100)", "Δ (points)")]
     if "tempviz" in tables:
         out["tempviz_acceptance.png"] = [_panel(tables["tempviz"], "TempViz acceptance per category", "accepted (%)")]
     if judges_f1:
         categories = ["Overall", *TEMPVIZ_CATEGORIES]
+        sizes = {c: list(dict.fromkeys(scores[c][1] for scores in judges_f1.values() if c in scores)) for c in categories}
+        labels = [f"{c}\n(n={'/'.join(map(str, sizes[c]))})" if sizes[c] else c for c in categories]
         out["tempviz_judges.png"] = [reporting.BarPanel(
-            "TempViz judges vs human labels (macro F1)", categories,
-            {judge: [scores.get(c, math.nan) for c in categories] for judge, scores in judges_f1.items()}, "macro F1 (%)")]
+            "TempViz judges vs human labels (macro F1)", labels,
+            {judge: [scores.get(c, (math.nan, 0))[0] for c in categories] for judge, scores in judges_f1.items()}, "macro F1 (%)")]
     return out
 
 
@@ -248,30 +324,77 @@ def runs_table(models: list[Model]) -> str:
             config = run.results.data.get("config") or {}
             tasks = leaf_tasks(run)
             logged = sum(reporting.samples_file(run.results, t) is not None for t in tasks)
-            rows.append([model.label, str(run.results.path), len(tasks), f"{logged}/{len(tasks)}",
+            found = reporting.data_origins(run.results, tasks)
+            data = "?" if found is None else "demo (synthetic)" if reporting.is_demo(found) else "not demo"
+            rows.append([model.label, str(run.results.path), len(tasks), f"{logged}/{len(tasks)}", data,
                          config.get("random_seed", "?"), run.repeats])
-    return reporting.markdown_table(["Model", "Results file", "Tasks", "Samples logged", "Seed", "-n"], rows)
+    return reporting.markdown_table(["Model", "Results file", "Tasks", "Samples logged", "Data", "Seed", "-n"], rows)
+
+
+def read_first(tables: list[Table], models: list[Model], model_origins: dict[str, set[str] | None], threshold: float) -> list[str]:
+    """The page's first paragraphs: demo data, failed tasks, runs whose data cannot be told."""
+    lines = reporting.demo_lines(model_origins)
+    failed = {}
+    for table in tables:
+        for row in table.rows:
+            for reason in row.failed:
+                failed.setdefault(row.labels[0], []).append(reason)
+    if failed:
+        lines.append("\n".join([f"**Failed tasks: their numbers are not results** (a task fails when more than {threshold:.0%} "
+                                f"of its samples failed — ${MAX_FAILURE_ENV} sets the share — or it has no figure; the rows "
+                                "are marked ⚠):", ""] + [f"- {label}: {'; '.join(dict.fromkeys(reasons))}"
+                                                         for label, reasons in failed.items()]))
+    unknown = [label for label, found in model_origins.items() if found is None]
+    if unknown:
+        lines.append(f"Whether {', '.join(unknown)} ran on demo data cannot be told: no --log_samples files "
+                     "(demo records log their origin with every sample).")
+    return lines
+
+
+def symbols_markdown(tables: list[Table], panels: dict[str, list[reporting.BarPanel]], judges: bool) -> str:
+    used = ["n", "[low, high]"]
+    used += ["±"] if any(_show_sd(t) for t in tables) else []
+    used += ["p"] if any(cell is not None and cell.p is not None for t in tables for row in t.rows for cell, _ in row.cells) else []
+    for table in tables:
+        used += table.columns + [HEALTH_COLUMNS[m] for m in table.health_metrics] + (["status"] if table.has_failures else [])
+        used += [label for row in table.rows for label in row.labels]
+    used += [word for panels_ in panels.values() for panel in panels_ for word in panel.title.replace(",", " ").split()]
+    defined = specs.symbols_used(used)
+    lines = [f"- **{symbol}**: {text}" for symbol, text in defined.items()]
+    if judges:
+        lines.append("- **P / R / F1**: macro precision, recall and F1 of a judge's verdicts against the human labels")
+    return "\n".join(lines)
 
 
 def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Report:
-    tables = benchmark_tables(models, measurer)
+    threshold = max_failure_rate()
+    model_origins = reporting.origins_by_model({model.label: [run.results for run in model.runs] for model in models})
+    tables = benchmark_tables(models, measurer, threshold)
     gray = gray_table(models, measurer)
     comparisons = comparison_table(models, measurer, tables)
     judges_md, judges_csv, judges_f1 = judges_markdown(metaeval) if metaeval else ("", "", {})
     settings = measurer.settings
-    parts = ["# chronotasks report", "",
-             f"Numbers are lmms-eval's (from each results file); [low, high] is a {settings.confidence:.0%} percentile "
-             f"bootstrap interval over questions (scipy.stats.bootstrap, {settings.resamples} resamples, seed "
-             f"{settings.seed}; from the --log_samples files). Where a model has several runs of a task, the number is "
-             "their mean, the interval resamples questions only, and ± gives the run-to-run standard deviation "
-             "(n/a for a single run). Definitions: the benchmark READMEs (chronotasks/tasks/<benchmark>/README.md).",
-             "", "## Runs", "", runs_table(models)]
+    demo_page = any(reporting.is_demo(found) for found in model_origins.values())
+    parts = ["# chronotasks report" + (f" ({reporting.DEMO_WARNING})" if demo_page else ""), ""]
+    for paragraph in read_first(tables, models, model_origins, threshold):
+        parts += [paragraph, ""]
+    parts += [f"Numbers are lmms-eval's (from each results file); [low, high] is a {settings.confidence:.0%} percentile "
+              f"bootstrap interval over questions (scipy.stats.bootstrap, {settings.resamples} resamples, seed "
+              f"{settings.seed}; from the --log_samples files); n is the number of questions a figure rests on. Where a "
+              "model has several runs of a task, the number is their mean, the interval resamples questions only, and ± "
+              "gives the run-to-run standard deviation (n/a for a single run). Failure rates are pooled over the row's "
+              "samples (failed/all). Symbols: the end of this page; definitions of the figures: the benchmark READMEs "
+              "(chronotasks/tasks/<benchmark>/README.md).",
+              "", "## Runs", "", runs_table(models)]
     section = None
-    for table in tables + [t for t in (gray, comparisons) if t is not None]:
+    all_tables = tables + [t for t in (gray, comparisons) if t is not None]
+    for table in all_tables:
         if table.section != section:
             section = table.section
             parts += ["", f"## {section}"]
-        parts += ["", f"{table.title}:", "", table_markdown(table)]
+        title = table.title + (f" — {reporting.DEMO_WARNING}" if any(reporting.is_demo(model_origins.get(row.labels[0]))
+                                                                     for row in table.rows) else "")
+        parts += ["", f"{title}:", "", table_markdown(table)]
         if table.section == "TempViz" and judges_md:
             parts += ["", "Judges against human labels (`chronotasks metaeval tempviz`; macro P/R/F1 %, Q2 AND Q3):", "",
                       judges_md]
@@ -280,14 +403,16 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
                   judges_md]
     panels = plots({t.id: t for t in tables}, gray, judges_f1)
     if panels:
-        parts += ["", "## Plots", ""] + [f"![{name[:-4].replace('_', ' ')}]({name})" for name in panels]
+        parts += ["", "## Plots", "", "Error bars: the intervals of the tables; n under each category."]
+        parts += [""] + [f"![{name[:-4].replace('_', ' ')}]({name})" for name in panels]
     if any(run.repeats > 1 for model in models for run in model.runs):
         measurer.note("Some runs used lmms-eval -n: lmms-eval 0.7.3 scores only the first reply of each question of a "
                       "generate_until task (take_first filter), so repeats there add no information; run-to-run spread "
                       "comes from separate runs (e.g. --seed), given as several RUN_DIRs of one model.")
     if measurer.notes:
         parts += ["", "## Notes", ""] + [f"- {note}" for note in measurer.notes]
-    csv = {f"{t.id}.csv": table_csv(t) for t in tables + [t for t in (gray, comparisons) if t is not None]}
+    parts += ["", "## Symbols", "", symbols_markdown(all_tables, panels, bool(judges_md))]
+    csv = {f"{t.id}.csv": table_csv(t) for t in all_tables}
     if judges_csv:
         csv["tempviz_judges.csv"] = judges_csv
     return Report("\n".join(parts) + "\n", csv, panels)

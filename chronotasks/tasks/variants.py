@@ -23,6 +23,7 @@ from typing import Any
 from chronotasks.benchmarks.chronovision.grayscale import gray_image
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, benchmark_dir, open_doc_image
+from chronotasks.data.origin import DATA_ORIGIN
 from chronotasks.extraction import read_answer
 from chronotasks.scoring.circular import choice_rates, circular_accuracy, position_bias
 
@@ -43,7 +44,7 @@ def make_circular_process_results(base_process_results: Callable, parse_choice: 
         image_failed = bool(base.get("image_failure"))  # the model saw a placeholder: no choice to count
         item = {"question": doc["question_id"], "rotation": int(doc["rotation"]), "n": n,
                 "correct": float(base[accuracy_key]), "choice": None if image_failed else parse_choice(doc, results[0])}
-        passed = {key: base[key] for key in ("image_failure", "extractor") if key in base}  # counted, logged
+        passed = {key: base[key] for key in ("image_failure", "extractor", DATA_ORIGIN) if key in base}  # counted, logged
         return {"accuracy": float(base[accuracy_key]), "parse_failure": float(base["parse_failure"]), **passed,
                 "circular_accuracy": item, "position_bias": item,
                 **{f"choice_rate_{letter}": item for letter in string.ascii_uppercase[:n]}}

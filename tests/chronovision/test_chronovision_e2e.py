@@ -79,6 +79,11 @@ def test_report_on_the_run_output_matches_its_results(chronovision_random_run, t
     for column, value in expected.items():
         assert float(row[column]) == pytest.approx(value, abs=1e-4), column
     markdown_row = next(line for line in printed.splitlines() if line.startswith("| chrono_random |"))
-    assert markdown_row.endswith(f"| {expected['S']:.2f} |")
+    # S, then the samples per task, the failure rates and (no task failed) no status column
+    n = {t: data["n-samples"][t]["effective"] for t in data["n-samples"]}
+    samples = (f"{n['chronovision_artifacts_loc']}/{n['chronovision_artifacts_sort_intra'] + n['chronovision_artifacts_sort_cross']}/"
+               f"{n['chronovision_shortcut']}/{n['chronovision_news_year']}/{n['chronovision_news_multimodal']}")
+    total = sum(n[t] for t in n if t != "chronovision_shortcut_cot")
+    assert markdown_row.endswith(f"| {expected['S']:.2f} | {samples} | 0.0 (0/{total}) | 0.0 (0/{total}) |")
     assert f"| {expected['ACC_A']:.2f} | {expected['τ']:.3f} | {expected['50×(1+τ)']:.2f} |" in markdown_row
     assert png.stat().st_size > 1000

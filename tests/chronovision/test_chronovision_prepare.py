@@ -163,8 +163,14 @@ def test_the_repository_root_is_accepted_and_images_that_are_not_there_fail_clea
     out = tmp_path / "data" / "chronovision"
     assert main(["prepare", "chronovision", "--source", str(root), "--images", str(empty_images), "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert f"--images {empty_images}: none of the" in err and "expected CHA/, SPEED/, shortcut/, news/" in err
+    assert f"--images {empty_images}: none of the" in err
+    # issue 24, Why 8: the error pointed to "the prepare docstring"; it states the layout, `--help` shows it in full
+    assert "expected CHA/<Dynasty>/<category>/<id>.jpg, SPEED/<category>/<name>, shortcut/<category>/testN/<name>" in err
+    assert "docstring" not in err and err.count("\n") == 1
     assert not out.exists()
+    with pytest.raises(SystemExit):
+        main(["prepare", "chronovision", "--help"])
+    assert "CHA/<Dynasty>/<category>/<id>.jpg" in capsys.readouterr().out
 
 
 def test_fewer_records_never_replace_prepared_data_without_force(seed_data, prepared, tmp_path, capsys):
@@ -184,3 +190,4 @@ def test_fewer_records_never_replace_prepared_data_without_force(seed_data, prep
     assert len(read_jsonl(copy / "artifacts_loc.jsonl")) == 875
     printed = capsys.readouterr().out
     assert printed.count("verified: ") == 22 and "DIFFERS" not in printed
+

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from chronotasks.cli import main
+from cli_errors import one_line_error
 
 CATEGORIES = ("sports", "politics", "emergency", "electronics", "diversity")   # Table IV's order
 
@@ -87,22 +88,34 @@ def test_csv_and_plot_are_written(tmp_path, capsys):
     assert f"plot: {png}" in capsys.readouterr().out
 
 
-def test_errors_name_the_file_and_field(tmp_path):
+def test_errors_name_the_file_and_field(tmp_path, capsys):
     bad_json = tmp_path / "x_results.json"
     bad_json.write_text("{not json")
-    with pytest.raises(ValueError, match="x_results.json: not an lmms-eval results JSON"):
-        main(["report", "chronovision", str(bad_json)])
+    one_line_error(capsys, ["report", "chronovision", str(bad_json)], "x_results.json: not an lmms-eval results JSON")
     text_metric = _write(tmp_path / "y_results.json", {"chronovision_artifacts_loc": {"ACC_A": "N/A"}})
-    with pytest.raises(ValueError, match=r"y_results.json: results\['chronovision_artifacts_loc'\]\['ACC_A,none'\] is 'N/A'"):
-        main(["report", "chronovision", str(text_metric)])
+    one_line_error(capsys, ["report", "chronovision", str(text_metric)],
+                   r"y_results.json: results\['chronovision_artifacts_loc'\]\['ACC_A,none'\] is 'N/A'")
     other = _write(tmp_path / "z_results.json", {"mme": {"accuracy": 0.5}})
-    with pytest.raises(ValueError, match="no.*ChronoVision.*z_results.json"):
-        main(["report", "chronovision", str(other)])
-    with pytest.raises(ValueError, match="--label given 2 times for 1 results files"):
-        main(["report", "chronovision", str(_write(tmp_path / "w_results.json", FULL_RUN)), "--label", "a", "--label", "b"])
+    one_line_error(capsys, ["report", "chronovision", str(other)], "no.*ChronoVision.*z_results.json")
+    one_line_error(capsys, ["report", "chronovision", str(_write(tmp_path / "w_results.json", FULL_RUN)), "--label", "a", "--label", "b"],
+                   "--label given 2 times for 1 results files")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(FileNotFoundError, match="no \\*_results.json under .*empty"):
-        main(["report", "chronovision", str(tmp_path / "empty")])
-    with pytest.raises(ValueError, match="nothing to plot.*v_results.json"):
-        main(["report", "chronovision", str(_write(tmp_path / "v_results.json", {"chronovision_news_year": {"ACC_Y": 0.1}})),
-              "--plot", str(tmp_path / "p.png")])
+    one_line_error(capsys, ["report", "chronovision", str(tmp_path / "empty")], "no \\*_results.json under .*empty")
+    one_line_error(capsys, ["report", "chronovision", str(_write(tmp_path / "v_results.json", {"chronovision_news_year": {"ACC_Y": 0.1}})),
+                            "--plot", str(tmp_path / "p.png")], "nothing to plot.*v_results.json")
+
+
+def test_failed_tasks_samples_and_failure_rates(tmp_path, capsys):
+    """Each run's samples per task and failure rates; a run whose shortcut replies were all unreadable is marked."""
+    path = _write(tmp_path / "c_results.json", {"chronovision_artifacts_loc": {"ACC_A": 0.4, "parse_failure": 0.1},
+                                                "chronovision_shortcut": {"ACC_B": 0.0, "parse_failure": 1.0}},
+                  model="chrono_constant", model_args="answer=A")
+    data = json.loads(path.read_text())
+    data["n-samples"] = {"chronovision_artifacts_loc": {"effective": 30}, "chronovision_shortcut": {"effective": 60}}
+    path.write_text(json.dumps(data))
+    assert main(["report", "chronovision", str(path)]) == 0
+    header, rows = _table("\n" + capsys.readouterr().out, "Table III")
+    assert header[-3:] == ["samples (loc/sort/shortcut/year/multi)", "parse fail", "status"]
+    assert rows[0][0] == "⚠ chrono_constant (answer=A)"
+    # 3 of 30 + 60 of 60 replies unreadable: 63 of 90
+    assert rows[0][-3:] == ["30/?/60/?/?", "70.0 (63/90)", "FAILED: chronovision_shortcut: unreadable replies 100% (60/60)"]

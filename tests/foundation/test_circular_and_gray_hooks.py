@@ -120,6 +120,7 @@ def test_chronovision_loc_circular_scores_dynasty_names_and_letters(demo_env):
     assert doc["rotation"] == 3 and named == doc["dynasty"]
     out = utils.loc_process_results(doc, [f"This looks like {named} dynasty work."])
     assert out["accuracy"] == 1.0 and out["circular_accuracy"]["choice"] == doc["answer"]
+    assert out.pop("data_origin") == "chronotasks demo-data (synthetic)"      # the demo record's origin, logged
     assert set(out) == {"accuracy", "parse_failure", "image_failure", "circular_accuracy", "position_bias",
                         "choice_rate_A", "choice_rate_B", "choice_rate_C", "choice_rate_D", "choice_rate_E"}
 

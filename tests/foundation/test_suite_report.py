@@ -13,13 +13,14 @@ import pytest
 from scipy import stats
 
 from chronotasks.cli import main
+from cli_errors import one_line_error
 from report_page import interval, row, table
 
 PERIOD = "period_acc_classical", "period_acc_iron_age"
 
 
 def _write_run(folder: Path, model: str, seed: int, samples: dict[str, list[dict]], results: dict[str, dict],
-               date: str = "20250101_000000", model_args: str = "") -> Path:
+               date: str = "20250101_000000", model_args: str = "", sizes: dict[str, int] | None = None) -> Path:
     """A results file and its samples files, laid out as lmms-eval 0.7.3 writes them."""
     folder.mkdir(parents=True, exist_ok=True)
     for task, rows in samples.items():
@@ -29,7 +30,8 @@ def _write_run(folder: Path, model: str, seed: int, samples: dict[str, list[dict
                                          **row}) + "\n")
     data = {"results": {t: {"alias": t, **{f"{k},none": v for k, v in m.items()}} for t, m in results.items()},
             "group_subtasks": {t: [] for t in results},
-            "n-samples": {t: {"original": len(samples.get(t, [])), "effective": len(samples.get(t, []))} for t in results},
+            "n-samples": {t: {"original": n, "effective": n} for t in results
+                          for n in [(sizes or {}).get(t, len(samples.get(t, [])))]},
             "config": {"model": model, "model_args": model_args, "random_seed": seed}}
     path = folder / f"{date}_results.json"
     path.write_text(json.dumps(data))
@@ -99,8 +101,9 @@ def test_suite_page_numbers_by_hand(recorded, capsys):
     # beta has one run: its spread is undefined ("± n/a"), never "± 0.0".
     demo = table(page, "Demo tasks")
     alpha_cell, beta_cell = row(demo, "alpha")[1], row(demo, "beta")[1]
-    assert alpha_cell.startswith("62.5 [") and alpha_cell.endswith("± 17.7")
-    assert beta_cell.startswith("25.0 [") and beta_cell.endswith("± n/a")
+    # every number says how many questions it rests on
+    assert alpha_cell.startswith("62.5 [") and alpha_cell.endswith("± 17.7 (n=4)")
+    assert beta_cell.startswith("25.0 [") and beta_cell.endswith("± n/a (n=4)")
     # question sampling only: both runs see the same resampled questions, so alpha's interval is the
     # percentile bootstrap of the per-question means over runs (1, .5, 0, 1), seed 0, 2000 resamples
     ref = stats.bootstrap((np.mean([alpha1, alpha2], axis=0),), np.mean, n_resamples=2000, method="percentile",
@@ -110,8 +113,9 @@ def test_suite_page_numbers_by_hand(recorded, capsys):
     # Circular table (beta): plain 6/8 = 75.0; circular 1 of 2 questions = 50.0; choices B A D C B C D C:
     # A 1/8, B 2/8, C 3/8, D 2/8; position bias (|.125-.25| + 0 + |.375-.25| + 0) / 2 = 12.5 (no interval).
     circular = row(table(page, "CircularEval"), "beta", "chrono_demo_period_circular")
-    assert [c.split(" [")[0] for c in circular[2:]] == ["75.0", "50.0", "12.5", "12.5", "25.0", "37.5", "25.0", "–"]
-    assert circular[4] == "12.5"
+    assert [c.split(" [")[0].split(" (")[0] for c in circular[2:10]] == ["75.0", "50.0", "12.5", "12.5", "25.0", "37.5", "25.0", "–"]
+    assert circular[10:] == ["0.0 (0/8)"]     # parse failures: 0 of the 8 samples (rotations)
+    assert circular[4] == "12.5 (n=2)"
     assert interval(circular[3])[1:] == (0.0, 100.0)     # two questions, one all-right: resamples give 0, .5 or 1
 
     # Grayscale: colour 4/5 = 80.0, gray 2/5 = 40.0, Δ = 40.0; the two discordant questions (1 and 3) give a
@@ -120,9 +124,9 @@ def test_suite_page_numbers_by_hand(recorded, capsys):
     gray = table(page, "Colour vs grayscale")
     acc = row(gray, "beta", "tabvlm_style_period", "accuracy")
     assert [c.split(" [")[0] for c in acc[3:5]] == ["80.0", "40.0"]
-    assert acc[5].startswith("+40.0 [") and acc[5].endswith(", p 0.5")
+    assert acc[5].startswith("+40.0 [") and acc[5].endswith(", p 0.5 (n=5)")
     classical = row(gray, "beta", "tabvlm_style_period", "Classical Period")
-    assert classical[5].startswith("+50.0") and classical[5].endswith("p 1")
+    assert classical[5].startswith("+50.0") and classical[5].endswith("p 1 (n=2)")
     assert row(gray, "beta", "tabvlm_style_period", "Iron Age")[5].startswith("+33.3")
 
     # Paired comparison beta − alpha on chrono_demo_period: 25.0 − 62.5 = −37.5. Alpha's per-question
@@ -132,7 +136,7 @@ def test_suite_page_numbers_by_hand(recorded, capsys):
     diffs = np.array(beta) - np.mean([alpha1, alpha2], axis=0)
     ref = stats.bootstrap((diffs,), np.mean, n_resamples=2000, method="percentile",
                           random_state=np.random.default_rng(0)).confidence_interval
-    assert comparison == f"-37.5 [{ref.low * 100:+.1f}, {ref.high * 100:+.1f}], p 0.5"
+    assert comparison == f"-37.5 [{ref.low * 100:+.1f}, {ref.high * 100:+.1f}], p 0.5 (n=4)"
 
     # the same tables as CSV, numbers as shown
     rows = list(csv.DictReader(open(out / "grayscale.csv", encoding="utf-8")))
@@ -157,24 +161,24 @@ def test_a_results_file_that_disagrees_with_its_samples_gets_nointerval(recorded
     path.write_text(json.dumps(data))
     assert main(["report", str(root / "beta"), "--out", str(root / "out")]) == 0
     page = (root / "out" / "report.md").read_text()
-    assert row(table(page, "Demo tasks"), "qwen2_5_vl (pretrained=tiny)")[1] == "50.0"
+    assert row(table(page, "Demo tasks"), "qwen2_5_vl (pretrained=tiny)")[1] == "50.0 (n=4)"
     assert "give 0.25, its results file 0.5; no interval" in page
 
 
 def test_runs_without_samples_still_report_their_numbers(tmp_path):
-    _write_run(tmp_path / "run", "chrono_random", 0, {}, {"chrono_demo_period": {"accuracy": 0.3}})
+    _write_run(tmp_path / "run", "chrono_random", 0, {}, {"chrono_demo_period": {"accuracy": 0.3}}, sizes={"chrono_demo_period": 10})
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "report.md").read_text()
-    assert row(table(page, "Demo tasks"), "chrono_random")[1] == "30.0"
+    assert row(table(page, "Demo tasks"), "chrono_random")[1] == "30.0 (10 samples)"   # lmms-eval's count, not questions
     assert "has no --log_samples file for chrono_demo_period; no interval" in page
 
 
-def test_bad_arguments_fail_before_writing(tmp_path):
-    with pytest.raises(FileNotFoundError):
-        main(["report", str(tmp_path / "missing"), "--out", str(tmp_path / "out")])
+def test_bad_arguments_fail_before_writing(tmp_path, capsys):
+    one_line_error(capsys, ["report", str(tmp_path / "missing"), "--out", str(tmp_path / "out")],
+                   f"^chronotasks report: error: {tmp_path / 'missing'} does not exist$")
     _write_run(tmp_path / "run", "chrono_random", 0, {}, {"chrono_demo_period": {"accuracy": 0.3}})
-    with pytest.raises(ValueError, match="--label given 2 times for 1"):
-        main(["report", str(tmp_path / "run"), "--label", "a", "--label", "b", "--out", str(tmp_path / "out")])
+    one_line_error(capsys, ["report", str(tmp_path / "run"), "--label", "a", "--label", "b", "--out", str(tmp_path / "out")],
+                   "--label given 2 times for 1")
     assert not (tmp_path / "out").exists()
 
 
@@ -212,12 +216,12 @@ def test_tempviz_acceptance_and_judges_against_humans(tmp_path, seed_data, capsy
     page = (out / "report.md").read_text()
     # acceptance 3/4, 0/2, 1/1, 1/2, 2/3; All pooled over images: 7/12 = 58.3
     cells = row(table(page, "Judge acceptance"), "chrono_diffusers")
-    assert [c.split(" [")[0] for c in cells[1:]] == ["75.0", "0.0", "100.0", "50.0", "66.7", "58.3"]
-    assert cells[3] == "100.0"          # one image: no interval
+    assert [c.split(" [")[0].split(" (")[0] for c in cells[1:7]] == ["75.0", "0.0", "100.0", "50.0", "66.7", "58.3"]
+    assert cells[3] == "100.0 (n=1)"    # one image: no interval
     assert "## Notes" not in page       # every figure reproduced from the logged verdicts
     value, low, high = interval(cells[1])  # landscapes: 3 of 4 accepted
     assert value == 75.0 and 0.0 <= low < value < high <= 100.0
-    assert cells[6] == "58.3"           # pooled over the categories, one of which has a single image: no interval
+    assert cells[6] == "58.3 (n=12)"    # pooled over the categories, one of which has a single image: no interval
     assert interval(cells[2]) == (0.0, 0.0, 0.0)   # a failed judgement counts as not accepted, as in lmms-eval
     # the paper's Table 4 row for GPT-5, 3-shot, Simple: P 75.66 / R 70.87 / F1 72.01
     judges = table(page, "Judges against human labels")
@@ -261,7 +265,7 @@ def test_musebench_bertscore_interval_from_the_same_scorer(tmp_path, monkeypatch
     monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "3")
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out3")]) == 0
     page = (tmp_path / "out3" / "report.md").read_text()
-    assert row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")[2] == f"{100 * sum(scores) / len(scores):.1f}"
+    assert row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")[2] == f"{100 * sum(scores) / len(scores):.1f} (n=5)"
     assert "BERTScore: the samples of" in page and "no interval" in page
     # a scorer that cannot be loaded: the number stays, the interval goes, the note names the error
     monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", str(tmp_path / "no_such_model"))
@@ -279,5 +283,143 @@ def test_tempviz_samples_without_verdicts_give_no_interval_and_say_why(tmp_path)
     out = tmp_path / "report"
     assert main(["report", str(tmp_path / "t2i"), "--out", str(out)]) == 0
     page = (out / "report.md").read_text()
-    assert row(table(page, "Judge acceptance"), "chrono_diffusers")[4] == "66.7"
+    assert row(table(page, "Judge acceptance"), "chrono_diffusers")[4] == "66.7 (n=3)"
     assert "Maps: no interval (ValueError: the logged samples carry no judge verdicts" in page
+
+
+def test_unreadable_run_is_marked_failed_in_the_first_lines_and_its_rows(tmp_path):
+    """A run whose replies were all unreadable: the page says so before anything else, its rows are
+    marked ⚠ FAILED with the counts, and the other model's rows stand (issue 24, Why 2)."""
+    unreadable = [{"accuracy": 0.0, "parse_failure": 1.0, "image_failure": 0.0, "target": "A"} for _ in range(4)]
+    _write_run(tmp_path / "const", "chrono_constant", 0, {"chrono_demo_period": unreadable},
+               {"chrono_demo_period": {"accuracy": 0.0, "parse_failure": 1.0, "image_failure": 0.0}}, model_args="answer=?")
+    fine = [{"accuracy": float(c), "parse_failure": 0.0, "image_failure": float(i == 3), "target": "A"}
+            for i, c in enumerate([1, 0, 1, 0])]
+    _write_run(tmp_path / "random", "chrono_random", 0, {"chrono_demo_period": fine},
+               {"chrono_demo_period": {"accuracy": 0.5, "parse_failure": 0.0, "image_failure": 0.25}})
+    assert main(["report", str(tmp_path / "const"), str(tmp_path / "random"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    first = page.split("\n## Runs", 1)[0]
+    assert ("**Failed tasks: their numbers are not results** (a task fails when more than 50% of its samples failed"
+            in first)
+    assert "- chrono_constant (answer=?): chrono_demo_period: unreadable replies 100% (4/4)" in first
+    assert "chrono_random" not in first.split("**Failed tasks", 1)[1].split("Whether", 1)[0]
+    rows = table(page, "Demo tasks")
+    assert rows[0][0] == "⚠ chrono_constant (answer=?)"
+    # columns: model, period accuracy, pair accuracy (not run), parse fail, image fail, status
+    assert rows[0][2:] == ["–", "100.0 (4/4)", "0.0 (0/4)", "FAILED: chrono_demo_period: unreadable replies 100% (4/4)"]
+    assert rows[1] == ["chrono_random", rows[1][1], "–", "0.0 (0/4)", "25.0 (1/4)", "ok"]
+    assert rows[1][1].startswith("50.0 [") and rows[1][1].endswith("(n=4)")
+    # the threshold is the one of chronotasks.failures, set by $CHRONOTASKS_MAX_FAILURE
+    status = next(r for r in csv.DictReader(open(tmp_path / "out" / "chrono_demo.csv", encoding="utf-8"))
+                  if r["model"] == "chrono_constant (answer=?)")
+    assert status["status"].startswith("FAILED") and float(status["parse_failure %"]) == 100.0
+
+
+def test_threshold_from_the_environment(tmp_path, monkeypatch):
+    samples = [{"accuracy": 0.0, "parse_failure": float(i < 3), "target": "A"} for i in range(10)]
+    _write_run(tmp_path / "run", "m", 0, {"chrono_demo_period": samples}, {"chrono_demo_period": {"accuracy": 0.0, "parse_failure": 0.3}})
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "a")]) == 0
+    assert "Failed tasks" not in (tmp_path / "a" / "report.md").read_text()       # 30% <= 50%
+    monkeypatch.setenv("CHRONOTASKS_MAX_FAILURE", "0.2")
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "b")]) == 0
+    page = (tmp_path / "b" / "report.md").read_text()
+    assert "more than 20% of its samples failed" in page and "unreadable replies 30% (3/10)" in page
+
+
+def test_a_task_with_no_figure_is_a_failed_task(tmp_path):
+    """A failed task's figures are NaN (DESIGN.md "Failures"): the row stays, marked, never dropped."""
+    path = _write_run(tmp_path / "run", "m", 0, {}, {"chrono_demo_period": {"accuracy": 0.0, "judge_failure": 0.0}},
+                      sizes={"chrono_demo_period": 5})
+    path.write_text(path.read_text().replace('"accuracy,none": 0.0', '"accuracy,none": NaN'))
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    assert row(table(page, "Demo tasks"), "⚠ m")[1:] == ["–", "–", "0.0 (0/5)", "FAILED: chrono_demo_period: no figure (every value NaN)"]
+
+
+def test_demo_data_is_named_on_the_page_from_the_logged_origin(tmp_path):
+    """Samples that log the demo records' data_origin make the page say "synthetic demo data" in its
+    title, its first lines, the runs table and every table title; runs without it do not."""
+    from chronotasks.data.origin import DATA_ORIGIN, DEMO_ORIGIN
+
+    demo = [{**s, DATA_ORIGIN: DEMO_ORIGIN} for s in _accuracy_samples([1, 0, 1, 1])]
+    _write_run(tmp_path / "demo", "chrono_random", 0, {"chrono_demo_period": demo}, {"chrono_demo_period": {"accuracy": 0.75}})
+    _write_run(tmp_path / "real", "qwen2_5_vl", 0, {"chrono_demo_period": _accuracy_samples([1, 0, 0, 0])},
+               {"chrono_demo_period": {"accuracy": 0.25}})
+    assert main(["report", str(tmp_path / "demo"), str(tmp_path / "real"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    lines = page.splitlines()
+    assert lines[0] == "# chronotasks report (synthetic demo data — these numbers say nothing about any model)"
+    assert lines[2].startswith("**Synthetic demo data — these numbers say nothing about any model.** The runs of chrono_random read")
+    runs = table(page, "## Runs")
+    assert [r[4] for r in runs] == ["demo (synthetic)", "not demo"]
+    assert "Demo tasks (accuracy %) — synthetic demo data — these numbers say nothing about any model:" in page
+    assert main(["report", str(tmp_path / "real"), "--out", str(tmp_path / "real_out")]) == 0
+    assert "demo data" not in (tmp_path / "real_out" / "report.md").read_text()
+
+
+def test_every_symbol_shown_is_defined_on_the_page(recorded):
+    root, _ = recorded
+    assert main(["report", str(root / "alpha_s1"), str(root / "beta"), "--out", str(root / "out")]) == 0
+    page = (root / "out" / "report.md").read_text()
+    symbols = page.split("\n## Symbols\n", 1)[1]
+    for symbol in ("n", "[low, high]", "p", "parse fail", "plain accuracy", "circular accuracy", "position bias",
+                   "chose A", "Δ colour − gray"):
+        assert f"- **{symbol}**: " in symbols, symbol
+    assert "- **Δ_ACC**" not in symbols          # no ChronoVision figure on this page
+
+
+def test_shortcut_symbols_and_category_order(tmp_path):
+    """ChronoVision's page defines Δ_ACC and S, and every table and plot of SPEED categories keeps
+    Table IV's order (sports, politics, emergency, electronics, diversity)."""
+    from chronotasks.benchmarks.chronovision.report import TABLE4_CATEGORIES
+    from chronotasks.suite_report import headlines
+
+    shortcut = next(s for s in headlines.tables() if s.id == "chronovision_shortcut")
+    assert shortcut.columns == [c.capitalize() for c in TABLE4_CATEGORIES]
+    assert {"Δ_ACC", "S", "τ", "ACC_1", "ACC_2"} <= set(headlines.symbols_used(
+        ["ACC_A", "τ", "ACC_B", "ACC_1", "ACC_2", "Δ_ACC", "ACC_Y", "MAE", "ACC_M", "S"]))
+
+
+def test_a_benchmark_of_the_registry_without_tables_gets_a_generic_one(tmp_path, monkeypatch):
+    """Every benchmark of the registry appears with no edit of the report (issue 24, Why 10): a task of
+    a benchmark with no table here shows its first listed metric; a task of no benchmark, under "Other tasks"."""
+    from chronotasks import benchmarks
+    from chronotasks.suite_report import headlines
+
+    monkeypatch.setattr(benchmarks, "BENCHMARKS", (*benchmarks.BENCHMARKS, "zzbench"))
+    monkeypatch.setattr(headlines, "BENCHMARKS", benchmarks.BENCHMARKS)
+    samples = {"zzbench_period": _accuracy_samples([1, 1, 0, 1, 0]), "mmmu_val": [{"mmmu_acc": 1.0}, {"mmmu_acc": 0.0}]}
+    path = _write_run(tmp_path / "run", "chrono_random", 0, samples,
+                      {"zzbench_period": {"parse_failure": 0.0, "accuracy": 0.6}, "mmmu_val": {"mmmu_acc": 0.5}})
+    data = json.loads(path.read_text())
+    data["configs"] = {"zzbench_period": {"metric_list": [{"metric": "accuracy"}, {"metric": "parse_failure"}]}}
+    path.write_text(json.dumps(data))
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    assert "\n## zzbench\n" in page and "\n## Other tasks\n" in page
+    value, low, high = interval(row(table(page, "accuracy of each task"), "chrono_random", "zzbench_period")[2])
+    assert value == 60.0 and low <= 60.0 <= high
+    assert row(table(page, "mmmu_acc of each task"), "chrono_random", "mmmu_val")[2].startswith("50.0 [")
+
+
+def test_plot_legends_sit_beside_the_bars_and_categories_carry_n():
+    """Issue 24, Why 2: legends covered bars. The legend is drawn right of the axes; a plot's categories
+    name the questions under them."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from chronotasks import reporting
+    from chronotasks.suite_report.measure import Cell
+    from chronotasks.suite_report.page import _bars
+
+    panel = _bars(["Tang", "Song"], {"model a": [Cell(0.5, 0.2, 0.8, questions=12), Cell(1.0, questions=1)],
+                                     "model b": [Cell(0.25, questions=12), None]}, 100.0, "per dynasty", "accuracy (%)")
+    assert list(panel.categories) == ["Tang\n(n=12)", "Song\n(n=1)"]
+    figure = Figure(figsize=(6, 4), layout="constrained")
+    canvas = FigureCanvasAgg(figure)
+    axes = figure.subplots()
+    reporting._draw_panel(axes, panel)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    assert axes.get_legend().get_window_extent(renderer).x0 >= axes.get_window_extent(renderer).x1

@@ -115,13 +115,19 @@ def test_suite_report_of_real_runs(random_run, constant_run, tmp_path):
     assert main(["report", str(random_out), str(constant_out), "--out", str(out)]) == 0
     page = (out / "report.md").read_text()
     assert "## Notes" not in page                       # every figure reproduced from the samples
+    # the runs read demo data: their samples log the records' data_origin, and the page says so first
+    assert page.startswith("# chronotasks report (synthetic demo data — these numbers say nothing about any model)\n\n"
+                           "**Synthetic demo data — these numbers say nothing about any model.** Every run on this page")
     demo = table(page, "Demo tasks")
-    for label, run in (("chrono_random", random), ("chrono_constant (answer=A)", constant)):
+    # "A" is no answer to the pair questions ("1" or "2"): every reply unreadable, a failed task, marked
+    for label, run in (("chrono_random", random), ("⚠ chrono_constant (answer=A)", constant)):
         value, low, high = interval(row(demo, label)[1])
         assert value == round(run["results"]["chrono_demo_period"]["accuracy,none"] * 100, 1) and low <= value <= high
+    assert row(demo, "⚠ chrono_constant (answer=A)")[-1] == "FAILED: chrono_demo_pair: unreadable replies 100% (40/40)"
+    assert "- chrono_constant (answer=A): chrono_demo_pair: unreadable replies 100% (40/40)" in page.split("## Runs")[0]
     circular = row(table(page, "CircularEval"), "chrono_constant (answer=A)", "chronovision_artifacts_loc_circular")
     assert circular[2].startswith("20.0 [20.0, 20.0]") and circular[3].startswith("0.0 [0.0, 0.0]")
-    assert circular[4] == "80.0" and circular[5].startswith("100.0")
+    assert circular[4] == "80.0 (n=30)" and circular[5].startswith("100.0")     # position bias of the 30 demo questions
     gray = table(page, "Colour vs grayscale")
     assert {tuple(r[:2]) for r in gray} >= {("chrono_random", "chrono_demo_pair"), ("chrono_random", "chrono_demo_period")}
     comparison = row(table(page, "Paired differences"), "chrono_constant (answer=A)", "circular",

@@ -1,18 +1,18 @@
 """`chronotasks new-benchmark NAME`: in a temporary copy of this checkout, the skeleton lands in
 the four places, `chronotasks demo-data` finds its writer with no registration, and its own tests
-pass, including a real lmms-eval run of its task (with the layout test still passing)."""
+pass, including a real lmms-eval run of its task and `chronotasks report` showing it (with the layout
+test still passing); a name lmms-eval or chronotasks already has is refused."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from chronotasks.skeleton import SkeletonError, create
+from chronotasks.skeleton import SkeletonError, create, name_clashes
 from venvs import make_venv, pip_command
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,7 +55,7 @@ def test_new_benchmark_skeleton_passes_its_tests_and_runs_in_lmms_eval(tmp_path)
 
     tests = _in_copy(python, copy, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/zzbench", "tests/test_layout.py")
     assert tests.returncode == 0, tests.stdout[-6000:] + tests.stderr[-3000:]
-    assert "test_zzbench.py::test_random_baseline_runs_in_lmms_eval PASSED" in tests.stdout
+    assert "test_zzbench.py::test_random_baseline_runs_in_lmms_eval_and_in_the_report PASSED" in tests.stdout
     assert "test_layout.py::test_every_benchmark_has_its_four_places PASSED" in tests.stdout
 
 
@@ -83,3 +83,22 @@ def test_name_must_be_a_package_and_task_prefix(tmp_path, name):
 def test_outside_a_checkout_is_an_error(tmp_path):
     with pytest.raises(SkeletonError, match="is not a chronotasks checkout"):
         create("fine_name", tmp_path)
+
+
+def test_names_taken_by_lmms_eval_or_chronotasks_are_named():
+    known = {"mmmu": "lmms-eval group", "mmmu_val": "lmms-eval task", "chrono_demo": "chronotasks benchmark",
+             "chrono_demo_period": "chronotasks task", "tabvlm": "chronotasks benchmark"}
+    assert name_clashes("mmmu", known) == ["mmmu (lmms-eval group)", "1 task name(s) already start with mmmu_: mmmu_val (lmms-eval task)"]
+    assert name_clashes("chrono", known) == ["2 task name(s) already start with chrono_: chrono_demo (chronotasks benchmark), "
+                                             "chrono_demo_period (chronotasks task)"]
+    assert name_clashes("tabvlm_extra", known) == ["tabvlm_extra_ starts with the task prefix of chronotasks benchmark tabvlm"]
+    assert name_clashes("zzbench", known) == []
+
+
+@pytest.mark.slow
+def test_a_name_lmms_eval_has_is_refused(tmp_path):
+    """Issue 24, Why 10: `new-benchmark mmmu` was accepted and lmms-eval's own mmmu silently won."""
+    root = _checkout(tmp_path)
+    with pytest.raises(SkeletonError, match=r"'mmmu' is taken: mmmu \(lmms-eval group\); \d+ task name\(s\) already start with mmmu_"):
+        create("mmmu", root)
+    assert not any(list((root / place).iterdir()) for place in ("chronotasks/tasks", "prompts", "tests"))

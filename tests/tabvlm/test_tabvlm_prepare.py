@@ -133,6 +133,15 @@ def test_prepare_real_release_reports_counts_and_drops(prepared, capsys):
     # a rerun without --images and without downloads resumes from OUT/images
     assert main(["prepare", "tabvlm", "--source", str(prepared["source"]), "--out", str(out), "--no-download"]) == 0
     assert "kept 598 of 601" in capsys.readouterr().out
+    # issue 24, Why 9: a --images folder holding none of the images is an error, not passed over for OUT/images
+    wrong = prepared["work"] / "wrong_images"
+    (wrong / "photos").mkdir(parents=True)
+    before = (out / "style_period.jsonl").stat().st_mtime_ns
+    assert main(["prepare", "tabvlm", "--source", str(prepared["source"]), "--out", str(out), "--no-download",
+                 "--images", str(wrong)]) == 1
+    err = capsys.readouterr().err
+    assert f"--images {wrong}: none of the release's images is there" in err and "found: photos/" in err
+    assert err.count("\n") == 1 and (out / "style_period.jsonl").stat().st_mtime_ns == before
 
 
 def _flaky_path(prepared):

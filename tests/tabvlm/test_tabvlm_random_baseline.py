@@ -111,8 +111,11 @@ def test_lmms_eval_random_run_on_demo_prints_six_scores_and_overall(lmms_eval_ru
     path.write_text(json.dumps(data))
     markdown, csv_text = build_tables([path])
     overall = 100 * results["tabvlm_chrono"]["accuracy,none"]
-    assert f"| chrono_random | visual | 1 | {overall:.1f} ± n/a |" in markdown       # one run: no spread
-    assert "visual+metadata" in markdown and csv_text.splitlines()[1].startswith("chrono_random,visual,1,")
+    n = sum(len(demo_docs[t.task]) for t in TASK_TYPES)                              # the six tasks' questions
+    assert f"| chrono_random (seed=0) | visual | 1 | {overall:.1f} ± n/a (n={n}) |" in markdown       # one run: no spread
+    assert "visual+metadata" in markdown and csv_text.splitlines()[1].startswith("chrono_random (seed=0),visual,1,")
     style = results["tabvlm_style_period"]
-    periods = [f"{100 * style[f'period_acc_{k},none']:.1f} ± n/a" if f"period_acc_{k},none" in style else "–" for k in PERIOD_KEYS]
-    assert f"| chrono_random | visual | 1 | {' | '.join(periods)} |" in markdown.split("per period")[1]
+    # without the --log_samples file the questions of a period are not known: n=?; a period without questions is NaN
+    periods = [f"{100 * style[f'period_acc_{k},none']:.1f} ± n/a (n=?)" if not math.isnan(style[f"period_acc_{k},none"]) else "–"
+               for k in PERIOD_KEYS]
+    assert f"| chrono_random (seed=0) | visual | 1 | {' | '.join(periods)} |" in markdown.split("per period")[1]

@@ -291,7 +291,7 @@ def test_lmms_eval_generate_judge_then_rerun_from_cache(tiny, demo_root, lmms_ev
 
     assert main(["report", str(tmp_path / "out_0"), "--out", str(tmp_path / "report")]) == 0
     page = (tmp_path / "report" / "report.md").read_text()
-    assert "| chrono_diffusers " in page and "| 100.0 [100.0, 100.0] |" in page and "## Notes" not in page
+    assert "| chrono_diffusers " in page and "| 100.0 [100.0, 100.0] (n=4) |" in page and "## Notes" not in page
 
     # crash recovery: one image lost (only a temporary file left behind) -> only it is generated again
     # (and judged again: its file is new); the other three verdicts come from the cache

@@ -177,8 +177,12 @@ def download_images(downloader: Downloader, show=print) -> Path:
     root = image_root(folder)
     if root is None:
         raise DataError(f"the downloaded {IMAGES_DATASET} ({folder}) has no folder with {', '.join(IMAGE_FOLDERS)}; found: "
-                        f"{listing(folder)}. Arrange the images as the prepare docstring shows and give --images DIR")
+                        f"{listing(folder)}. Arrange them as {IMAGE_LAYOUT} and give --images DIR")
     return root
+
+
+IMAGE_LAYOUT = ("CHA/<Dynasty>/<category>/<id>.jpg, SPEED/<category>/<name>, shortcut/<category>/testN/<name> and "
+                "news/<category>/testN/<name> under one folder (`chronotasks prepare chronovision --help` shows the layout)")
 
 
 def stable_rng(seed: int, *parts: Any) -> random.Random:
@@ -425,7 +429,7 @@ def join_release(source: Path, images: Path, out: Path, seed: int = 0, link: str
     files = dict(zip(TASK_FILES, (loc, intra, cross, shortcut, year, news)))
     if not store.placed:
         raise DataError(f"--images {images}: none of the {len(missing)} image references of the release was found there "
-                        f"(expected {', '.join(f'{name}/' for name in IMAGE_FOLDERS)} as in the prepare docstring, e.g. "
+                        f"(expected {IMAGE_LAYOUT}; e.g. "
                         f"{missing[0].split(chr(9))[-1] if missing else '?'}); found: {listing(images)}. Nothing was written")
     empty = [name for name, records in files.items() if not records]
     if empty:

@@ -15,7 +15,9 @@ markdown:
 - localization accuracy per dynasty and per artifact category.
 
 Accuracies and scores in %, τ in [−1, 1], MAE in years; "–" where a run lacks
-the task. ``--csv`` writes one wide row per file with every column;
+the task. Table III also gives each run's samples per task (lmms-eval's n-samples), its parse-
+and image-failure rates and a ⚠ FAILED mark when a task failed (``chronotasks.failures``); runs on
+demo data say so first. ``--csv`` writes one wide row per file with every column;
 ``--plot`` draws Δ_ACC per SPEED category and localization accuracy per
 dynasty and per artifact category, one bar series per model (and prompt).
 """
@@ -26,7 +28,9 @@ import argparse
 import math
 from pathlib import Path
 
+from chronotasks import reporting
 from chronotasks.benchmarks.chronovision import ARTIFACT_CATEGORIES, DYNASTIES
+from chronotasks.failures import FAILURE_METRICS, max_failure_rate
 from chronotasks.reporting import (
     BarPanel,
     RunResults,
@@ -113,13 +117,29 @@ def _cells(values: dict[str, float], formats: dict[str, tuple[int, int]]) -> lis
 def build_markdown(runs: list[RunResults], labels: list[str]) -> str:
     if not any(task.startswith("chronovision") for run in runs for task in run.results):
         raise ValueError("none of the files has ChronoVision results (chronovision_* tasks): " + file_names(runs))
-    table3 = [[label] + _cells(table3_values(run), TABLE3_FORMATS) for run, label in zip(runs, labels)]
+    tasks = (LOC, *SORT_LEVELS, SHORTCUT, NEWS_YEAR, NEWS_MULTIMODAL)
+    threshold = max_failure_rate()
+    health = [reporting.pooled_health([run], tasks, threshold) for run in runs]
+    shown = [m for m in FAILURE_METRICS if any(m in counts for counts, _ in health)]
+    failures = any(failed for _, failed in health)
+    sizes = any(reporting.task_size(run, t) is not None for run in runs for t in tasks)
+
+    def samples(run: RunResults) -> str:
+        n = [reporting.task_size(run, t) for t in tasks]
+        parts = (n[0], None if None in n[1:3] else n[1] + n[2], *n[3:])
+        return "/".join("?" if v is None else str(v) for v in parts)
+
+    extra_header = ((["samples (loc/sort/shortcut/year/multi)"] if sizes else []) + [reporting.HEALTH_COLUMNS[m] for m in shown]
+                    + (["status"] if failures else []))
+    table3 = [[("⚠ " if failed else "") + label] + _cells(table3_values(run), TABLE3_FORMATS) + ([samples(run)] if sizes else [])
+              + [reporting.health_text(counts.get(m)) for m in shown] + ([reporting.status_text(failed)] if failures else [])
+              for run, label, (counts, failed) in zip(runs, labels, health)]
     table4 = [[label, prompt] + _cells(table4_values(run, task), dict.fromkeys(TABLE4_COLUMNS, PERCENT))
               for run, label in zip(runs, labels) for prompt, task in SHORTCUT_PROMPTS if has_task(run, task)]
     loc = [[label] + _cells(localization_values(run), dict.fromkeys(LOC_COLUMNS, PERCENT))
            for run, label in zip(runs, labels) if has_task(run, LOC)]
     parts = ["Table III (accuracies and scores %, τ in [−1, 1], MAE in years; S = (S_A + S_S + S_N) / 3):", "",
-             markdown_table(["Model", *TABLE3_FORMATS], table3)]
+             markdown_table(["Model", *TABLE3_FORMATS, *extra_header], table3)]
     if table4:
         parts += ["", "Table IV (shortcut accuracy % per SPEED category; CoT = chronovision_shortcut_cot):", "",
                   markdown_table(["Model", "Prompt", *TABLE4_COLUMNS], table4)]
@@ -168,6 +188,8 @@ def run(args: argparse.Namespace) -> int:
     labels = row_labels(runs, args.label)
     markdown = build_markdown(runs, labels)
     panels = plot_panels(runs, labels) if args.plot else None   # before any output: a failure writes nothing
+    for line in reporting.demo_lines(reporting.origins_by_model({label: [run] for run, label in zip(runs, labels)})):
+        print(line + "\n")
     print(markdown)
     if args.csv:
         Path(args.csv).write_text(build_csv(runs, labels), encoding="utf-8")

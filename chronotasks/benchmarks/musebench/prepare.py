@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from chronotasks.benchmarks.release import output_folder
+from chronotasks.data.errors import json_problem
 from chronotasks.data.image_hash import HASH_BITS, file_phash, hamming
 from chronotasks.data.loading import DataError, read_jsonl
 from chronotasks.data.writing import replace_task_files
@@ -65,7 +66,7 @@ def _catalog_records(path: Path) -> list[dict[str, Any]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
-        raise DataError(f"{path}: not valid JSON ({err.msg}, line {err.lineno})") from err
+        raise DataError(f"{path}: not valid JSON (line {err.lineno}: {json_problem(err)})") from err
     if isinstance(data, dict):
         for key in ("records", "artifacts", "data", "items"):
             if isinstance(data.get(key), list):

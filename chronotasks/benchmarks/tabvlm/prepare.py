@@ -7,10 +7,12 @@
 ``data/temporal_anomaly_benchmark.json``) or its ``data/`` folder. The questions are checked
 against the release's own counts (600; 100 per question type).
 
-Each artifact image is taken from ``--images`` (else ``SOURCE/images``) by the last path
-component of its ``image_url`` (then of its ``alt_image_url``), else from an earlier run's
-``OUT/images``, else downloaded (``image_url`` then ``alt_image_url``; ``--no-download`` turns
-this off). Downloads go straight to ``OUT/images``, so an interrupted run resumes where it
+``--source`` holds the questions only: each artifact image is taken from ``--images`` (else
+``SOURCE/images``) by the last path component of its ``image_url`` (then of its
+``alt_image_url``), else from an earlier run's ``OUT/images``, else downloaded (``image_url``
+then ``alt_image_url``, from the museums' servers: offline, give ``--images``; ``--no-download``
+turns downloads off). A ``--images`` folder holding none of the images is an error, never
+passed over for images cached by an earlier run. Downloads go straight to ``OUT/images``, so an interrupted run resumes where it
 stopped. A host that cannot be reached is reported once and not retried for every image; the
 task files are then not written (rerun when online). A question with a missing or unreadable
 image (gone from the server, not an image) is reported by id and left out.
@@ -228,12 +230,26 @@ def convert_release(questions: Iterable[dict[str, Any]], resolver: ImageResolver
     return records, dropped
 
 
+def image_example(questions: list[dict[str, Any]]) -> str:
+    """The file name the first artifact image of the release is looked up by (for messages)."""
+    for question in questions:
+        for artifact in artifacts_of(question):
+            name = image_name(artifact.get("image_url")) if isinstance(artifact, dict) else None
+            if name:
+                return name
+    return "?"
+
+
+IMAGES_HELP = "a folder with the release's image files, named as the last part of each artifact's image_url"
+
+
 def prepare(source: Path, out: Path, images: Path | None = None, allow_download: bool = True,
-            downloader: Downloader | None = None, force: bool = False) -> dict[str, Any]:
+            downloader: Downloader | None = None, force: bool = False, images_required: bool = False) -> dict[str, Any]:
     """Convert and write; returns the report (also written to OUT/prepare_report.json).
 
     Raises DataError (nothing written) when no question is left for a task type, when images
-    could not be downloaded because their host was unreachable, or when the result would
+    could not be downloaded because their host was unreachable, when ``images_required`` (the
+    user named ``--images``) and not one image came from that folder, or when the result would
     replace prepared data with fewer records (unless ``force``).
     """
     questions = load_release(source)
@@ -253,10 +269,16 @@ def prepare(source: Path, out: Path, images: Path | None = None, allow_download:
         "dropped": dropped,
         "image_sources": dict(resolver.sources),
     }
+    if images_required and images is not None and not resolver.sources["images"]:
+        raise DataError(f"--images {images}: none of the release's images is there ({IMAGES_HELP}, e.g. "
+                        f"{image_example(questions)}); found: {listing(images)}. Nothing was written")
     if resolver.unreachable:
+        kept = [p for p in (out / "images").iterdir() if p.is_file()] if (out / "images").is_dir() else []
+        so_far = (f"the {len(kept)} image(s) found so far are kept in {out / 'images'} and a rerun resumes from them"
+                  if kept else "no image was found or downloaded")
         raise DataError(f"{resolver.unreachable} artifact image(s) could not be downloaded because their host could not be "
-                        f"reached (see 'no network' above); the task files were not written. Images found so far are kept in "
-                        f"{out / 'images'}: rerun when online (it resumes), or give --images DIR with the images")
+                        f"reached (see 'no network' above); the task files were not written and {so_far}. Rerun when "
+                        f"online, or give --images DIR: {IMAGES_HELP} (e.g. {image_example(questions)})")
     missing_types = [t.question_type for t in TASK_TYPES if total.get(t.question_type) and not records[t.file]]
     if missing_types or not report["kept"]:
         raise DataError(f"no question kept for {', '.join(missing_types) or 'any question type'} (every image missing or "
@@ -289,7 +311,8 @@ def run(args: argparse.Namespace) -> int:
         images = source / "images"
     if images is not None and not images.is_dir():
         raise DataError(f"--images {images} is not a folder")
-    report = prepare(source, out, images, allow_download=not args.no_download, downloader=downloader, force=args.force)
+    report = prepare(source, out, images, allow_download=not args.no_download, downloader=downloader, force=args.force,
+                     images_required=bool(args.images))
     print(format_report(report))
     print(f"\nWrote {out.resolve()}. {where_tasks_read(out, 'tabvlm')}")
     return 0

@@ -8,6 +8,7 @@ from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
 from chronotasks.scoring import exact_match, exact_set_match, jaccard, kendall_tau, multilabel_f1
+from chronotasks.scoring.aggregation import mean_present  # noqa: F401  (the per-period metrics' YAML aggregation)
 from chronotasks.scoring.ordering import has_ties, rank_consistent_match
 from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
 from chronotasks.prompts import render
@@ -72,8 +73,9 @@ def process_results(doc, results):
         out.update(accuracy=exact_set_match(pred, gold), jaccard=jaccard(pred, gold))
     else:
         out["accuracy"] = exact_match(pred, gold)
-    if qtype == "style_period_attribution":
-        out["period_acc_" + PERIOD_KEYS[PERIODS.index(doc["period"])]] = out["accuracy"]
+    if qtype == "style_period_attribution":   # every period's key on every sample (None outside it): mean_present
+        own = PERIOD_KEYS[PERIODS.index(doc["period"])]
+        out.update({f"period_acc_{key}": out["accuracy"] if key == own else None for key in PERIOD_KEYS})
         item = period_offset(doc, pred)
         out.update(period_distance=item, period_bias=item, period_distance_chance=item, period_bias_chance=item)
     return out

@@ -6,6 +6,7 @@ in one batched, cached pass (chronotasks/benchmarks/tempviz/judging.py) and scor
 from chronotasks.benchmarks.tempviz import task_file
 from chronotasks.benchmarks.tempviz.judging import remember_task_kwargs, reply_item, verdict_summary
 from chronotasks.data.loading import make_process_docs
+from chronotasks.data.origin import origin_of
 from chronotasks.scoring import mean
 
 _REQUIRED = ("id", "category", "prompt", "temporal_cue")
@@ -28,7 +29,7 @@ def doc_to_text(doc, lmms_eval_specific_kwargs=None):
 
 def process_results(doc, results):
     item = reply_item(doc, results[0] if results else None)
-    return {name: item for name in METRICS}
+    return {**{name: item for name in METRICS}, **origin_of(doc)}
 
 
 def acceptance(items): return mean(verdict_summary(items)["acceptance"])
