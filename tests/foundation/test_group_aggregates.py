@@ -119,7 +119,7 @@ def expected_group_figure(results: dict, group: str, metric: str, weighted: bool
         index = 1 if metric == "image_failure" else 2
         return sum(c[index] for c in counts) / sum(c[0] for c in counts)
     values = [results["results"][t][f"{metric},none"] for t in tasks]
-    if metric == "composite_S":
+    if metric in ("composite_S", "composite_S_release"):   # S of §V.C: the sum of the tasks' shares
         return sum(values)
     if weighted:
         sizes = [results["n-samples"][t]["effective"] for t in tasks]
