@@ -31,7 +31,7 @@ from chronotasks.reporting import RunResults, metric_value
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.scoring import chance
 from chronotasks.scoring.circular import question_correct
-from chronotasks.scoring.composite import chronovision_composite
+from chronotasks.scoring.composite import chronovision_composite, tau_from_table
 from chronotasks.scoring.intervals import Statistic, Unit, mean_of_ratios, ratio
 from chronotasks.scoring.shortcut import CONDITIONS
 from chronotasks.suite_report.measure import Headline
@@ -402,7 +402,7 @@ def _table3_row(release: bool) -> tuple[Headline, ...]:
 
 _TABLE3_COLUMNS = {"ACC_A": "ACC_A", "ACC_B": "ACC_B", "ACC_1": "ACC_1", "ACC_2": "ACC_2", "Δ_ACC": "Δ_ACC", "ACC_Y": "ACC_Y",
                    "MAE": "MAE", "ACC_M": "ACC_M", "S": "Score", "τ": "50 × (1 + τ)"}
-TABLE3_PAPER = PaperRows(chronovision_paper.TABLE_III, _TABLE3_COLUMNS, convert={"τ": lambda printed: printed / 50 - 1},
+TABLE3_PAPER = PaperRows(chronovision_paper.TABLE_III, _TABLE3_COLUMNS, convert={"τ": tau_from_table},
                          note="the paper prints 50 × (1 + τ); shown here as τ")
 
 
