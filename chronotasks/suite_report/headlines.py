@@ -26,9 +26,9 @@ from chronotasks.benchmarks.paper_tables import PaperTable
 from chronotasks.benchmarks.tabvlm import paper_tables as tabvlm_paper
 from chronotasks.benchmarks.tabvlm.schema import BY_TASK, PERIOD_KEYS, PERIODS, TASK_TYPES
 from chronotasks.benchmarks.tempviz import CATEGORIES as TEMPVIZ_CATEGORIES
+from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.failures import FAILURE_METRICS
 from chronotasks.reporting import RunResults, metric_value
-from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.scoring import chance
 from chronotasks.scoring.circular import question_correct
 from chronotasks.scoring.composite import chronovision_composite, tau_from_table

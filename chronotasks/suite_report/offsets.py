@@ -133,5 +133,18 @@ def confusion_panel(matrix: Confusion) -> reporting.HeatmapPanel:
                                   matrix.counts, "predicted", "gold")
 
 
-__all__ = ["Confusion", "UNREAD", "YEAR_BINS", "YearErrors", "confusion", "confusion_csv_rows", "confusion_markdown",
-           "confusion_panel", "year_bin", "year_errors", "year_errors_csv", "year_errors_markdown", "year_errors_panel"]
+__all__ = [
+    "UNREAD",
+    "YEAR_BINS",
+    "Confusion",
+    "YearErrors",
+    "confusion",
+    "confusion_csv_rows",
+    "confusion_markdown",
+    "confusion_panel",
+    "year_bin",
+    "year_errors",
+    "year_errors_csv",
+    "year_errors_markdown",
+    "year_errors_panel",
+]

@@ -390,8 +390,8 @@ class ContextViews:
                 if matrix is not None:
                     self.matrices.append(matrix)
                     pooled = f", {matrix.runs} runs pooled" if matrix.runs > 1 else ""
-                    parts += ["", f"Confusion matrix — {model.label}, {task} (n={matrix.n} questions{pooled}; rows: the true "
-                              "period, columns: the period of the answer, unread: no answer read; counts):", "",
+                    parts += ["", (f"Confusion matrix — {model.label}, {task} (n={matrix.n} questions{pooled}; rows: the true "
+                                   "period, columns: the period of the answer, unread: no answer read; counts):"), "",
                               offsets.confusion_markdown(matrix)]
         histograms = [h for task, key in spec.year_errors for model in models
                       if (h := offsets.year_errors(model, task, key)) is not None]
@@ -527,8 +527,8 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
                   judges_md]
     panels = {**plots({t.id: t for t in tables}, gray, judges_f1), **views.panels()}
     if panels:
-        parts += ["", "## Plots", "", "Error bars: the intervals of the tables; n under each category; dashed lines: "
-                  "chance; thin grey lines: the papers' published rows (the highest and lowest named)."]
+        parts += ["", "## Plots", "", ("Error bars: the intervals of the tables; n under each category; dashed lines: "
+                                       "chance; thin grey lines: the papers' published rows (the highest and lowest named).")]
         parts += [""] + [f"![{name[:-4].replace('_', ' ')}]({name})" for name in panels]
     if any(run.repeats > 1 for model in models for run in model.runs):
         measurer.note("Some runs used lmms-eval -n: lmms-eval 0.7.3 scores only the first reply of each question of a "

@@ -21,9 +21,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from report_page import row, table
 
 from chronotasks.cli import main
-from report_page import row, table
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # the eight periods of TAB-VLM's Table 2, oldest first, as the option texts begin
@@ -215,6 +215,7 @@ def test_plots_and_files(page):
     published = (out / "published_rows.csv").read_text(encoding="utf-8")
     assert "tabvlm,\"Ranjan et al., TAB-VLM\",Table 1,GPT-5.2,Overall,Overall Accuracy,58.7" in published
     assert "chronovision,\"Zhou et al., Seeing Time (ChronoVision)\",Table III,Gemini-2.5-Pro,τ,50 × (1 + τ),0.281\n" in published
-    chance = [r for r in csv.DictReader(open(out / "tabvlm.csv", encoding="utf-8")) if r["model"] == "chance"]
+    with open(out / "tabvlm.csv", encoding="utf-8") as handle:
+        chance = [r for r in csv.DictReader(handle) if r["model"] == "chance"]
     assert [(r["column"], r["value"], r["questions"]) for r in chance][:2] == [("Overall", "12.7778", ""),
                                                                                ("Style-Period Attribution", "25.0", "")]
