@@ -28,17 +28,20 @@ YEAR_BINS: tuple[tuple[str, float, float], ...] = (
 
 
 def _items(model: Model, task: str, key: str) -> list[dict[str, Any]] | None:
-    """The period-distance items of every logged sample of ``task`` over the model's runs (None: no samples)."""
+    """The period-distance items of every logged sample of ``task`` over the model's runs; None when a
+    run has no samples of it or logs no such items (a run made before the task logged them)."""
     runs = model.runs_with([task])
     if not runs or any(run.samples(task) is None for run in runs):
+        return None
+    if not any(isinstance(s.get(key), dict) for run in runs for s in run.samples(task)):
         return None
     items = []
     for run in runs:
         for sample in run.samples(task):
             item = sample.get(key)
-            if not isinstance(item, dict) or "gold" not in item:
-                raise ValueError(f"{run.results.path}: a sample of {task} (doc_id {sample.get('doc_id')}) logs no "
-                                 f"period-distance item under {key!r}")
+            if not isinstance(item, dict) or "gold" not in item or "pred" not in item:
+                raise ValueError(f"{reporting.samples_file(run.results, task)}: the sample with doc_id {sample.get('doc_id')} "
+                                 f"logs no period-distance item under {key!r} (gold, pred, offset), other samples do")
             items.append(item)
     return items
 
