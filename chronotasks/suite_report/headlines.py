@@ -103,9 +103,6 @@ def _shortcut_units(key: str) -> Callable[[Unit], list[float]]:
     return extract
 
 
-_shortcut_unit = _shortcut_units("ACC_B")
-
-
 def _condition_accuracy(totals: list[np.ndarray], name: str) -> np.ndarray:
     index = 2 * [CONDITIONS[c] for c in _CONDITIONS].index(name)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -292,24 +289,27 @@ def _tabvlm() -> list[TableSpec]:
                       tuple(periods), compare=False, papers=(PaperRows(table9, period_columns, variants=("visual",)),)),
             TableSpec("tabvlm_offsets", "TAB-VLM", "Style-Period Attribution: how far off in time (in periods, Table 2's "
                       "eight, oldest first; bias > 0: answers newer than the truth)", "Task",
-                      tuple((task, offset_headlines(task, "period_distance", "period_bias")) for task in style_tasks),
-                      compare=False, confusion=tuple((task, "period_distance", PERIOD_NAMES) for task in style_tasks),
+                      tuple((task, offset_headlines(task)) for task in style_tasks),
+                      compare=False, confusion=tuple((task, "period_bias", PERIOD_NAMES) for task in style_tasks),
                       unit="periods")]
 
 
-def offset_headlines(task: str, distance: str, bias: str, distance_key: str | None = None,
-                     bias_key: str | None = None) -> tuple[Headline, ...]:
+PERIOD_OFFSET_METRICS = ("period_distance", "period_bias", "period_distance_chance", "period_bias_chance")
+YEAR_OFFSET_METRICS = ("MAE", "year_bias", "MAE_chance", "year_bias_chance")
+
+
+def offset_headlines(task: str, metrics: tuple[str, str, str, str] = PERIOD_OFFSET_METRICS) -> tuple[Headline, ...]:
     """distance, chance distance, bias, chance bias of a task that logs period-distance items (chronotasks/
-    scoring/period_distance.py) under the metric keys ``distance`` and ``bias`` (results: ``<key>``,
-    ``<key>_chance``, or the ``*_key`` names); distance and bias count the answered questions."""
-    distance_key, bias_key = distance_key or f"{distance}_chance", bias_key or f"{bias}_chance"
+    scoring/period_distance.py): ``metrics`` name the four in its results; each sample holds the item under
+    the bias metric. Distance and bias count the answered questions, the chance values all of them."""
+    distance, bias, distance_chance, bias_chance = metrics
     return (Headline("distance", (task,), metric_point(task, distance), offset_statistic(bias, absolute=True),
                      select=answered(bias), counted="answered", scale=1, digits=2),
-            Headline("chance distance", (task,), metric_point(task, distance_key), mean_of(bias, "chance_distance"),
+            Headline("chance distance", (task,), metric_point(task, distance_chance), mean_of(bias, "chance_distance"),
                      scale=1, digits=2, compared=False),
             Headline("bias", (task,), metric_point(task, bias), offset_statistic(bias, absolute=False),
                      select=answered(bias), counted="answered", scale=1, digits=2),
-            Headline("chance bias", (task,), metric_point(task, bias_key), mean_of(bias, "chance_bias"),
+            Headline("chance bias", (task,), metric_point(task, bias_chance), mean_of(bias, "chance_bias"),
                      scale=1, digits=2, compared=False))
 
 
@@ -343,9 +343,6 @@ def composite_statistic(suffix: str = "") -> Statistic:
     shortcut and news tasks (the artifacts tasks have no release scorer: ours)."""
     return Statistic((_sum_count("ACC_A"), _sum_count("tau"), _sum_count("tau"), _shortcut_units("ACC_B" + suffix),
                       _year_unit(suffix), _sum_count("ACC_M" + suffix)), _composite_S)
-
-
-COMPOSITE_S = composite_statistic()
 
 
 def _table3(column: str, release: bool = False) -> Callable[[RunResults], float]:
@@ -427,15 +424,15 @@ def _chronovision() -> list[TableSpec]:
             TableSpec("chronovision_shortcut", "ChronoVision", "Shortcut Δ_ACC = ACC_1 − ACC_2 per SPEED category (%, Table IV)",
                       "Prompt", shortcut, compare=False,
                       papers=(PaperRows(table4, {c.capitalize(): f"{c.capitalize()} Δ_ACC" for c in TABLE4_CATEGORIES},
-                                        variants=("CoT",), note="CoT prompt: compare with the CoT rows"),)),
+                                        variants=("CoT",)),)),
             TableSpec("chronovision_offsets", "ChronoVision", "Artifact localization: how far off in time (in dynasties, "
                       "Tang = 0 … Qing = 4; bias > 0: answers newer than the truth)", "Task",
-                      tuple((task, offset_headlines(task, "period_distance", "period_bias")) for task in loc_tasks),
-                      compare=False, confusion=tuple((task, "period_distance", DYNASTIES) for task in loc_tasks),
+                      tuple((task, offset_headlines(task)) for task in loc_tasks),
+                      compare=False, confusion=tuple((task, "period_bias", DYNASTIES) for task in loc_tasks),
                       unit="dynasties"),
             TableSpec("chronovision_year_offsets", "ChronoVision", "News-Year: how far off in time (in years; distance = "
                       "MAE; bias > 0: years later than the truth)", "Task",
-                      ((CV_YEAR, offset_headlines(CV_YEAR, "MAE", "year_bias", "MAE_chance", "year_bias_chance")),),
+                      ((CV_YEAR, offset_headlines(CV_YEAR, YEAR_OFFSET_METRICS)),),
                       compare=False, year_errors=((CV_YEAR, "year_bias"),), unit="years")]
 
 

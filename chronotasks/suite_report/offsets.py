@@ -125,7 +125,8 @@ def year_errors_csv(histograms: list[YearErrors]) -> str:
 
 def year_errors_panel(histograms: list[YearErrors], task: str) -> reporting.BarPanel:
     categories = [label for label, _, _ in YEAR_BINS] + [UNREAD]
-    return reporting.BarPanel(f"{task}: signed year error (predicted − true year), questions per bin", categories,
+    return reporting.BarPanel(f"{task}: signed year error (predicted − true year), questions per bin (wider away from 0)",
+                              categories,
                               {f"{h.model} (n={h.n})": [*map(float, h.counts), float(h.unread)] for h in histograms},
                               "questions")
 
