@@ -101,8 +101,9 @@ def paper_block(paper: PaperRows, spec: TableSpec, rows: Sequence[Any], demo: bo
     table = paper.table
     variants = "" if paper.variants is None else f"; compare with the rows {' / '.join(paper.variants)}"
     notes = "; ".join(n for n in (paper.note, f"{', '.join(table.summaries)}: not models" if table.summaries else "") if n)
-    caption = (f"Published rows — {table.paper}, {cited(paper)} ({table.metric}); as printed, on the paper's full data and "
-               f"protocol{variants}" + (f"; {notes}" if notes else "") + (f" — **{MEANINGLESS}**" if demo else "") + ":")
+    caption = (f"Published rows — {table.paper}, {cited(paper)} ({table.metric}; the paper's caption: \"{table.caption}\"); "
+               f"as printed, on the paper's full data and protocol{variants}" + (f"; {notes}" if notes else "")
+               + (f" — **{MEANINGLESS}**" if demo else "") + ":")
     body = [[label] + [paper_figure_text(paper, label, c, headline[c]) for c in columns] for label in table.rows]
     csv_rows = [[table.paper, cited(paper), label, c, paper.columns[c], "" if paper.figure(label, c) is None
                  else round(paper.figure(label, c), 6)] for label in table.rows for c in columns]
