@@ -397,9 +397,8 @@ class ContextViews:
                       if (h := offsets.year_errors(model, task, key)) is not None]
         if histograms:
             self.histograms += histograms
-            parts += ["", "Signed year error (predicted − true year), questions per bin (the bins widen away from 0; repeated "
-                      "runs pooled):", "",
-                      offsets.year_errors_markdown(histograms)]
+            parts += ["", ("Signed year error (predicted − true year), questions per bin (the bins widen away from 0; "
+                           "repeated runs pooled):"), "", offsets.year_errors_markdown(histograms)]
         return parts
 
     def csv(self) -> dict[str, str]:

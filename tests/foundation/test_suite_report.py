@@ -462,7 +462,7 @@ def test_release_reading_beside_ours_with_its_own_n_and_the_chance_row(in_contex
     release = row(rows, "m", "release prompts, release reading")[3]
     assert release.startswith("66.7 [") and release.endswith("(n=3/4 counted)")        # 2 of the 3 it counts
     assert row(rows, "*chance*")[2:9] == ["12.8", "25.0", "4.2", "6.2", "6.2", "10.0", "25.0"]
-    figures = list(csv.DictReader(open(out / "tabvlm.csv", encoding="utf-8")))
+    figures = list(csv.DictReader((out / "tabvlm.csv").read_text(encoding="utf-8").splitlines()))
     cell = next(r for r in figures if r["variant"] == "release prompts, release reading" and r["column"] == "Style-Period Attribution")
     assert (cell["questions"], cell["of_questions"]) == ("3", "4")
 
@@ -506,7 +506,7 @@ def test_how_far_off_in_time_from_the_logged_items(in_context):
     assert matrix["Iron Age"] == ["0", "0", "0", "0", "0", "1", "0", "0", "1", "2"]      # Late Medieval, and one unread
     assert matrix["Modern India"] == ["0"] * 6 + ["1", "0", "0", "1"]
     assert matrix["Prehistoric Period"] == ["0"] * 10
-    cells = list(csv.DictReader(open(out / "period_confusion.csv", encoding="utf-8")))
+    cells = list(csv.DictReader((out / "period_confusion.csv").read_text(encoding="utf-8").splitlines()))
     assert {"model": "m", "task": "tabvlm_style_period", "gold": "Iron Age", "predicted": "unread", "count": "1"} in cells
     assert (out / "period_confusion.png").read_bytes().startswith(b"\x89PNG")
     assert "- **distance**: " in page and "- **unread**: " in page and "- **counted**: " in page
