@@ -560,3 +560,14 @@ def test_a_sample_without_its_period_item_is_named(tmp_path, capsys):
                {"tabvlm_style_period": {"accuracy": 0.5, "parse_failure": 0.0, "period_distance": 0.0, "period_bias": 0.0}})
     one_line_error(capsys, ["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")],
                    r"samples_tabvlm_style_period\.jsonl: the sample with doc_id 1 logs no period-distance item")
+
+
+def test_a_chance_level_that_depends_on_the_questions_shows_each_models(tmp_path):
+    """News-Year's chance MAE depends on the gold years: two models that ran different questions get one value each;
+    the answer-space chances (ACC_Y: 1 of 80 years) are one value."""
+    for name, chance_mae in (("a", 25.0), ("b", 30.0)):
+        _write_run(tmp_path / name, name, 0, {}, {"chronovision_news_year": {"ACC_Y": 0.1, "MAE": 12.0, "MAE_chance": chance_mae}},
+                   sizes={"chronovision_news_year": 10})
+    assert main(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "out")]) == 0
+    chance = row(table((tmp_path / "out" / "report.md").read_text(), "Table III ("), "*chance*")
+    assert chance[8:10] == ["1.2", "25.00/30.00"] and chance[11] == "–"        # S needs every task
