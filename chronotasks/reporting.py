@@ -6,7 +6,8 @@
   rates and whether it failed (``chronotasks.failures``), and whether the run read demo data
   (the ``data_origin`` its samples log, ``chronotasks.data.origin``);
 - render a table as markdown or CSV;
-- draw grouped bar charts to a PNG (matplotlib, Agg canvas).
+- draw grouped bar charts (with reference lines: chance, a paper's rows) and count heatmaps to a PNG
+  (matplotlib, Agg canvas).
 
 A benchmark's report module picks the tasks and metrics; this module knows
 only the lmms-eval results layout. Errors name the file and the field.
@@ -288,6 +289,18 @@ def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
 
 
 @dataclass(frozen=True)
+class ReferenceLine:
+    """A horizontal reference across each category's group of bars (NaN: none there), e.g. the chance
+    level or a paper's published row. Lines of one ``label`` share one legend entry; ``notes`` put a
+    short text at the line's right end per category (e.g. the name of a paper's highest row)."""
+
+    label: str
+    values: Sequence[float]
+    style: str = "chance"                   # "chance" (dashed black) or "paper" (thin grey)
+    notes: Sequence[str] | None = None
+
+
+@dataclass(frozen=True)
 class BarPanel:
     """One grouped bar chart: a group of bars per category, one bar per series (NaN: no bar)."""
 
@@ -297,6 +310,19 @@ class BarPanel:
     ylabel: str = ""
     errors: Mapping[str, Sequence[float]] | None = None   # same shape as series; error bars where given
     intervals: Mapping[str, Sequence[tuple[float, float]]] | None = None   # (low, high) per bar: asymmetric error bars
+    references: Sequence[ReferenceLine] = ()
+
+
+@dataclass(frozen=True)
+class HeatmapPanel:
+    """A matrix of counts (e.g. gold period × predicted period), each cell annotated with its count."""
+
+    title: str
+    rows: Sequence[str]
+    columns: Sequence[str]
+    counts: Sequence[Sequence[int]]
+    xlabel: str = ""
+    ylabel: str = ""
 
 
 def write_bar_chart(path: str | Path, panels: Sequence[BarPanel]) -> Path:
@@ -330,9 +356,61 @@ def _draw_panel(axes: Any, panel: BarPanel) -> None:
             errors = [0.0 if math.isnan(e) else e for e in errors]
         axes.bar(offsets, [0.0 if math.isnan(v) else v for v in values], width, label=label,
                  yerr=errors, capsize=2 if errors else 0)
+    _draw_references(axes, panel.references)
     axes.set_xticks(range(len(panel.categories)), list(panel.categories), rotation=20, ha="right")
     axes.set_title(panel.title)
     axes.set_ylabel(panel.ylabel)
     axes.axhline(0.0, color="black", linewidth=0.6)
     # the legend beside the axes, never over the bars
     axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+
+
+_REFERENCE_STYLES = {"chance": {"color": "black", "linestyle": "--", "linewidth": 1.2},
+                     "paper": {"color": "0.45", "linestyle": "-", "linewidth": 0.8, "alpha": 0.7}}
+
+
+def _draw_references(axes: Any, references: Sequence[ReferenceLine]) -> None:
+    """Each reference as a segment across its category's bars; one legend entry per label."""
+    labelled: set[str] = set()
+    for line in references:
+        style = _REFERENCE_STYLES[line.style]
+        for index, value in enumerate(line.values):
+            if value is None or math.isnan(value):
+                continue
+            label = None if line.label in labelled else line.label
+            labelled.add(line.label)
+            axes.hlines(value, index - 0.45, index + 0.45, label=label, zorder=3, **style)
+            note = line.notes[index] if line.notes else ""
+            if note:
+                axes.annotate(note, (index + 0.45, value), fontsize=6, color=style["color"], va="center",
+                              xytext=(2, 0), textcoords="offset points")
+
+
+def write_heatmaps(path: str | Path, panels: Sequence[HeatmapPanel]) -> Path:
+    """Draw the count matrices one above the other into a PNG at ``path`` (colour bar beside each); returns the path."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    if not panels:
+        raise ValueError(f"{path}: nothing to plot")
+    width = 2.5 + 0.9 * max(len(p.columns) for p in panels)
+    heights = [1.8 + 0.38 * len(p.rows) for p in panels]
+    figure = Figure(figsize=(width, sum(heights)), layout="constrained")
+    FigureCanvasAgg(figure)
+    for axes, panel in zip(figure.subplots(len(panels), 1, squeeze=False, height_ratios=heights)[:, 0], panels):
+        image = axes.imshow(panel.counts, cmap="Blues", aspect="auto", vmin=0)
+        top = max((max(row) for row in panel.counts if row), default=0)
+        for i, row in enumerate(panel.counts):
+            for j, count in enumerate(row):
+                axes.text(j, i, str(count), ha="center", va="center", fontsize=7,
+                          color="white" if top and count > top / 2 else "black")
+        axes.set_xticks(range(len(panel.columns)), list(panel.columns), rotation=30, ha="right", fontsize=7)
+        axes.set_yticks(range(len(panel.rows)), list(panel.rows), fontsize=7)
+        axes.set_xlabel(panel.xlabel)
+        axes.set_ylabel(panel.ylabel)
+        axes.set_title(panel.title, fontsize=9)
+        figure.colorbar(image, ax=axes, label="questions", fraction=0.05)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, format="png", dpi=120)
+    return path

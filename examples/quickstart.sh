@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Install chronotasks and run a real lmms-eval evaluation of the random baseline on the bundled
-# demo data of the VLM benchmarks (TAB-VLM, ChronoVision, MuseBench VQA).
+# demo data of the VLM benchmarks (TAB-VLM, also under its release protocol, ChronoVision, MuseBench VQA).
 # Usage: bash examples/quickstart.sh [TASKS] [MODEL]
 # Exits non-zero when any task of the run has no results (lmms-eval itself exits 0 after an
 # evaluation error; examples/check_results.py reads what it wrote).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-TASKS="${1:-chrono_demo,tabvlm_chrono,chronovision,musebench_vqa}"
+TASKS="${1:-chrono_demo,tabvlm_chrono,tabvlm_chrono_release,chronovision,musebench_vqa}"
 MODEL="${2:-chrono_random}"
 
 python3 -m pip install --quiet --disable-pip-version-check -c constraints.txt torch torchvision
@@ -37,6 +37,9 @@ if [[ ",$TASKS," == *",musebench_vqa,"* && "$MODEL" == "chrono_random" ]]; then
 fi
 echo "quickstart: every task has results under $RUN"
 
-# One page for all benchmarks (markdown, CSV tables, PNG plots) with 95% bootstrap intervals over questions.
+# One page for all benchmarks (markdown, CSV tables, PNG plots) with 95% bootstrap intervals over questions;
+# each headline with our reading and the release code's, its chance level and the papers' published rows
+# (meaningless on demo data, and the page says so); how far off in time: period distance and bias, confusion
+# matrices (gold × predicted period) and the News-Year signed-error histogram.
 chronotasks report "$RUN"/* --out "$RUN/report" > /dev/null
 echo "Report: $PWD/$RUN/report/report.md"

@@ -90,6 +90,12 @@ class Headline:
     scale: float = 100.0
     digits: int = 1
     compared: bool = True     # listed in the paired comparisons between models
+    # the share of the questions the figure counts, when ``select`` leaves some out (e.g. "answered": a
+    # mean over the readable replies); the cell then shows n of all ("n=97/100 answered")
+    counted: str | None = None
+    # what a uniformly random answer scores (chronotasks.scoring.chance; a number, or read from a run's
+    # results where it depends on the questions, e.g. the expected year error); None: no chance level
+    chance: float | Callable[[reporting.RunResults], float] | None = None
 
 
 @dataclass(frozen=True)
@@ -97,7 +103,8 @@ class Cell:
     """A number with its interval (NaN where none), run-to-run sd, counts and (comparisons) p-value.
     ``questions``: the questions the number rests on (from the samples); without samples,
     ``samples``: what lmms-eval scored (a circular question's rotations, a shortcut pair's trials
-    count each); None where neither is known."""
+    count each); None where neither is known. ``of``: all the questions, where the figure counts
+    only some of them (``Headline.counted``)."""
 
     value: float
     low: float = math.nan
@@ -107,6 +114,7 @@ class Cell:
     questions: int | None = None
     p: float | None = None
     samples: int | None = None
+    of: int | None = None
 
 
 def unit_key(sample: dict[str, Any]) -> Hashable:
@@ -212,14 +220,18 @@ class Measurer:
             return cell
         low, high = bootstrap_interval(strata, headline.figure, self.settings.confidence, self.settings.resamples,
                                        self.settings.seed)
-        return Cell(value, low, high, sd, len(runs), sum(len(k) for k in keys))
+        return Cell(value, low, high, sd, len(runs), sum(len(k) for k in keys), of=cell.of)
 
     @staticmethod
     def size(run: Run, headline: Headline) -> dict[str, int | None]:
-        """What a figure rests on: ``questions`` (units of the samples it reads), or without samples
-        ``samples`` (lmms-eval's count of the tasks, for a figure over all of a task's samples)."""
+        """What a figure rests on: ``questions`` (units of the samples it reads; with ``of``, all the
+        questions, when the headline counts only some), or without samples ``samples`` (lmms-eval's
+        count of the tasks, for a figure over all of a task's samples)."""
         if all(run.samples(task) is not None for task in headline.tasks):
-            return {"questions": sum(len(units_of(run.samples(task), headline.select)) for task in headline.tasks)}
+            size = {"questions": sum(len(units_of(run.samples(task), headline.select)) for task in headline.tasks)}
+            if headline.counted:
+                size["of"] = sum(len(units_of(run.samples(task))) for task in headline.tasks)
+            return size
         sizes = [reporting.task_size(run.results, task) for task in headline.tasks]
         if headline.select is None and all(size is not None for size in sizes):
             return {"samples": sum(sizes)}

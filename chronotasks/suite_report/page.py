@@ -5,19 +5,25 @@ models; every number shows what it rests on (n questions, or N samples without -
 benchmark row shows its parse, image and judge failure rates and is marked FAILED when a task of it
 failed (``chronotasks.failures``: more than the threshold of its samples failed, or it has no figure);
 the page's first lines say so, and say "synthetic demo data" when a run read demo data (the
-``data_origin`` its samples log); every symbol shown is defined on the page."""
+``data_origin`` its samples log); every symbol shown is defined on the page.
+
+What puts a run in context (``context``, ``offsets``): each table's chance row and the papers' published
+rows for it (with where each of our rows falls among them; "meaningless" on demo data); the plots draw
+both as reference lines; the tables of how far off in time add confusion matrices (gold × predicted
+period) and News-Year signed-error histograms."""
 
 from __future__ import annotations
 
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chronotasks import reporting
 from chronotasks.benchmarks.tempviz import CATEGORIES as TEMPVIZ_CATEGORIES
 from chronotasks.failures import FAILURE_METRICS, MAX_FAILURE_ENV, max_failure_rate
+from chronotasks.suite_report import context, offsets
 from chronotasks.suite_report import headlines as specs
 from chronotasks.suite_report.measure import Cell, Headline, Measurer, Model, Run
 
@@ -40,6 +46,8 @@ class Table:
     row_header: list[str]
     columns: list[str]
     rows: list[Row] = field(default_factory=list)
+    spec: specs.TableSpec | None = None
+    chance: list[tuple[tuple[float, ...], Headline]] | None = None    # per column: chance values (context.chance_row)
 
     @property
     def health_metrics(self) -> list[str]:
@@ -56,8 +64,11 @@ def _number(value: float, headline: Headline, signed: bool = False) -> str:
     return f"{value * headline.scale:{'+' if signed else ''}.{headline.digits}f}"
 
 
-def size_text(cell: Cell) -> str:
+def size_text(cell: Cell, counted: str | None = None) -> str:
+    """"n=12"; "n=11/12 answered" where the figure counts only some questions; "N samples" without samples."""
     if cell.questions is not None:
+        if cell.of is not None and counted:
+            return f"n={cell.questions}/{cell.of} {counted}"
         return f"n={cell.questions}"
     return f"{cell.samples} samples" if cell.samples is not None else "n=?"
 
@@ -73,7 +84,7 @@ def cell_text(cell: Cell | None, headline: Headline, show_sd: bool) -> str:
         text += " ± " + ("n/a" if math.isnan(cell.sd) else _number(cell.sd, headline))
     if cell.p is not None:
         text += ", p " + ("n/a" if math.isnan(cell.p) else f"{cell.p:.3g}")
-    return f"{text} ({size_text(cell)})"
+    return f"{text} ({size_text(cell, headline.counted)})"
 
 
 def status_text(row: Row) -> str:
@@ -98,10 +109,14 @@ def table_markdown(table: Table) -> str:
             labels[0] = f"⚠ {labels[0]}"
         rows.append(labels + [cell_text(cell, h, show_sd) for cell, h in row.cells] + [reporting.health_text(row.health.get(m)) for m in health]
                     + ([status_text(row)] if table.has_failures else []))
+    if table.chance:
+        rows.append(["*chance*"] + [""] * (len(table.row_header) - 1) + [context.chance_text(values, h) for values, h in table.chance]
+                    + [""] * (len(health) + table.has_failures))
     return reporting.markdown_table(table_header(table), rows)
 
 
-CSV_FIELDS = ["column", "value", "ci_low", "ci_high", "run_sd", "runs", "questions", "samples", "p_value", "status"]
+# questions: what a figure rests on; of_questions: all the questions, where it counts only some (e.g. the release's)
+CSV_FIELDS = ["column", "value", "ci_low", "ci_high", "run_sd", "runs", "questions", "of_questions", "samples", "p_value", "status"]
 
 
 def table_csv(table: Table) -> str:
@@ -116,8 +131,12 @@ def table_csv(table: Table) -> str:
                 continue
             scaled = [reporting.csv_number(v * h.scale) for v in (cell.value, cell.low, cell.high, cell.sd)]
             p = "" if cell.p is None or math.isnan(cell.p) else round(cell.p, 6)
-            counts = ["" if v is None else v for v in (cell.questions, cell.samples)]
+            counts = ["" if v is None else v for v in (cell.questions, cell.of, cell.samples)]
             lines.append(row.labels + [column, *scaled, cell.runs, *counts, p, status_text(row), *rates])
+    for column, (values, h) in zip(table.columns, table.chance or []):
+        for value in values:     # the chance row: model "chance", the value as shown (scaled), nothing else
+            lines.append(["chance"] + [""] * (len(table.row_header) - 1) + [column, reporting.csv_number(value * h.scale)]
+                         + [""] * (len(CSV_FIELDS) - 2 + len(health)))
     return reporting.csv_text([h.lower() for h in table.row_header] + CSV_FIELDS + [f"{m} %" for m in health], lines)
 
 
@@ -140,7 +159,7 @@ def benchmark_tables(models: list[Model], measurer: Measurer, threshold: float) 
     tables = []
     for spec in shown_specs(models):
         table = Table(spec.id, spec.section, spec.title, ["Model"] + ([spec.variant_header] if spec.variant_header else []),
-                      spec.columns)
+                      spec.columns, spec=spec, chance=context.chance_row(spec, models))
         for model in models:
             for variant, headlines in spec.variants:
                 tasks = [t for h in headlines for t in h.tasks if model.has_any([t])]
@@ -261,17 +280,50 @@ def _bars(categories: list[str], series_cells: dict[str, list[Cell | None]], sca
     return reporting.BarPanel(title, labels, series, ylabel, intervals=intervals)
 
 
-def _panel(table: Table, title: str, ylabel: str) -> reporting.BarPanel:
-    series_cells = {" ".join(label for label in row.labels if label) + (" (FAILED)" if row.failed else ""): [c for c, _ in row.cells]
-                    for row in table.rows}
-    return _bars(table.columns, series_cells, table.rows[0].cells[0][1].scale, title, ylabel)
+def _panel(table: Table, title: str, ylabel: str, columns: list[str] | None = None) -> reporting.BarPanel:
+    """A bar per row (model and variant) and column, with the table's chance and papers' rows as reference lines."""
+    columns = columns or table.columns
+    index = [table.columns.index(c) for c in columns]
+    series_cells = {" ".join(label for label in row.labels if label) + (" (FAILED)" if row.failed else ""):
+                    [row.cells[i][0] for i in index] for row in table.rows}
+    panel = _bars(columns, series_cells, table.rows[0].cells[index[0]][1].scale, title, ylabel)
+    if table.spec is None:
+        return panel
+    variants = [row.labels[1] for row in table.rows] if len(table.row_header) > 1 else [""]
+    return replace(panel, references=context.references(table.spec, columns, table.chance, variants))
+
+
+def offsets_panel(table: Table) -> reporting.BarPanel:
+    """A how-far-off table as bars: distance per task (a bar per model), the chance distance as a reference."""
+    tasks = list(dict.fromkeys(row.labels[1] for row in table.rows))
+    series_cells: dict[str, list[Cell | None]] = {}
+    for model in dict.fromkeys(row.labels[0] for row in table.rows):
+        cells = {row.labels[1]: row.cells[0][0] for row in table.rows if row.labels[0] == model}
+        series_cells[model] = [cells.get(t) for t in tasks]
+    chance = {}
+    for row in table.rows:     # the chance distance of each task's questions (the first model's: the questions it ran)
+        cell = row.cells[1][0]
+        chance.setdefault(row.labels[1], math.nan if cell is None else cell.value)
+    unit = table.spec.unit if table.spec is not None else ""
+    panel = _bars(tasks, series_cells, 1.0, f"{table.section}: how far off in time", f"distance ({unit})")
+    return replace(panel, references=[reporting.ReferenceLine("chance distance (random answer)", [chance[t] for t in tasks])])
+
+
+PERCENT_PLOTS = (("tabvlm", "TAB-VLM Table 1 accuracy", "accuracy (%)"),
+                 ("chronovision", "ChronoVision Table III (the figures in %)", "%"))
 
 
 def plots(tables: dict[str, Table], gray: Table | None,
           judges_f1: dict[str, dict[str, tuple[float, int]]]) -> dict[str, list[reporting.BarPanel]]:
-    """PNG file name -> panels, for the figures people would rather look at (95% intervals as error bars).
-    Categories keep the tables' order (one order for a benchmark's categories, e.g. Table IV's SPEED order)."""
+    """PNG file name -> panels, for the figures people would rather look at (95% intervals as error bars;
+    chance and the papers' rows as reference lines). Categories keep the tables' order (one order for a
+    benchmark's categories, e.g. Table IV's SPEED order)."""
     out: dict[str, list[reporting.BarPanel]] = {}
+    for table_id, title, ylabel in PERCENT_PLOTS:
+        if table_id in tables:
+            table = tables[table_id]
+            columns = [c for c, (_, h) in zip(table.columns, table.rows[0].cells) if h.scale == 100.0]
+            out[f"{table_id}_headlines.png"] = [_panel(table, title, ylabel, columns)]
     periods = [_panel(tables[t], title, "accuracy (%)") for t, title in
                (("tabvlm_periods", "TAB-VLM Style-Period accuracy per period"),
                 ("chronovision_dynasties", "ChronoVision localization accuracy per dynasty")) if t in tables]
@@ -299,6 +351,9 @@ def plots(tables: dict[str, Table], gray: Table | None,
         out["grayscale_delta.png"] = [_bars(bases, series_cells, 100.0, "Δ = colour − gray (τ ×100)", "Δ (points)")]
     if "tempviz" in tables:
         out["tempviz_acceptance.png"] = [_panel(tables["tempviz"], "TempViz acceptance per category", "accepted (%)")]
+    distance = [offsets_panel(table) for table in tables.values() if table.spec is not None and table.spec.unit]
+    if distance:
+        out["time_offsets.png"] = distance
     if judges_f1:
         categories = ["Overall", *TEMPVIZ_CATEGORIES]
         sizes = {c: list(dict.fromkeys(scores[c][1] for scores in judges_f1.values() if c in scores)) for c in categories}
@@ -311,10 +366,76 @@ def plots(tables: dict[str, Table], gray: Table | None,
 
 # -- the page ----------------------------------------------------------------------------------------
 @dataclass
+class ContextViews:
+    """What the page adds under a table (``add``): the papers' published rows, and for a how-far-off
+    table the confusion matrices and year-error histograms; then their CSV files, plots and symbols."""
+
+    paper_rows: list[list] = field(default_factory=list)
+    matrices: list[offsets.Confusion] = field(default_factory=list)
+    histograms: list[offsets.YearErrors] = field(default_factory=list)
+
+    def add(self, table: Table, models: list[Model], demo: bool) -> list[str]:
+        spec, parts = table.spec, []
+        if spec is None:
+            return parts
+        variants = [row.labels[1] if len(row.labels) > 1 else "" for row in table.rows]
+        for paper in spec.papers:
+            if context.shown_columns(paper, spec) and any(context.applies(paper, v) for v in variants):
+                markdown, rows = context.paper_block(paper, spec, table.rows, demo)
+                parts += ["", markdown]
+                self.paper_rows += [[table.id, *row] for row in rows]
+        for task, key, names in spec.confusion:
+            for model in models:
+                matrix = offsets.confusion(model, task, key, names)
+                if matrix is not None:
+                    self.matrices.append(matrix)
+                    pooled = f", {matrix.runs} runs pooled" if matrix.runs > 1 else ""
+                    parts += ["", (f"Confusion matrix — {model.label}, {task} (n={matrix.n} questions{pooled}; rows: the true "
+                                   "period, columns: the period of the answer, unread: no answer read; counts):"), "",
+                              offsets.confusion_markdown(matrix)]
+        histograms = [h for task, key in spec.year_errors for model in models
+                      if (h := offsets.year_errors(model, task, key)) is not None]
+        if histograms:
+            self.histograms += histograms
+            parts += ["", ("Signed year error (predicted − true year), questions per bin (the bins widen away from 0; "
+                           "repeated runs pooled):"), "", offsets.year_errors_markdown(histograms)]
+        return parts
+
+    def csv(self) -> dict[str, str]:
+        out = {}
+        if self.paper_rows:
+            out["published_rows.csv"] = reporting.csv_text(["table", *context.PAPER_CSV_HEADER], self.paper_rows)
+        if self.matrices:
+            out["period_confusion.csv"] = reporting.csv_text(["model", "task", "gold", "predicted", "count"],
+                                                              [r for m in self.matrices for r in offsets.confusion_csv_rows(m)])
+        if self.histograms:
+            out["year_errors.csv"] = offsets.year_errors_csv(self.histograms)
+        return out
+
+    def panels(self) -> dict[str, list]:
+        out: dict[str, list] = {}
+        if self.matrices:
+            out["period_confusion.png"] = [offsets.confusion_panel(m) for m in self.matrices]
+        if self.histograms:
+            tasks = list(dict.fromkeys(h.task for h in self.histograms))
+            out["year_errors.png"] = [offsets.year_errors_panel([h for h in self.histograms if h.task == t], t) for t in tasks]
+        return out
+
+    def symbols(self, tables: list[Table]) -> list[str]:
+        used = ["chance"] if any(t.chance for t in tables) else []
+        used += ["published rows"] if self.paper_rows else []
+        used += ["unread"] if self.matrices or self.histograms else []
+        used += ["signed year error"] if self.histograms else []
+        used += [h.counted for t in tables for row in t.rows for cell, h in row.cells
+                 if h.counted and cell is not None and cell.of is not None]
+        return used
+
+
+@dataclass
 class Report:
     markdown: str
     csv: dict[str, str]                                   # file name -> text
-    plots: dict[str, list[reporting.BarPanel]]            # file name -> panels
+    plots: dict[str, list]                                # file name -> panels (bar panels, or count heatmaps)
 
 
 def runs_table(models: list[Model]) -> str:
@@ -351,14 +472,15 @@ def read_first(tables: list[Table], models: list[Model], model_origins: dict[str
     return lines
 
 
-def symbols_markdown(tables: list[Table], panels: dict[str, list[reporting.BarPanel]], judges: bool) -> str:
-    used = ["n", "[low, high]"]
+def symbols_markdown(tables: list[Table], panels: dict[str, list], judges: bool, extra: list[str] = ()) -> str:
+    used = ["n", "[low, high]", *extra]
     used += ["±"] if any(_show_sd(t) for t in tables) else []
     used += ["p"] if any(cell is not None and cell.p is not None for t in tables for row in t.rows for cell, _ in row.cells) else []
     for table in tables:
         used += table.columns + [HEALTH_COLUMNS[m] for m in table.health_metrics] + (["status"] if table.has_failures else [])
         used += [label for row in table.rows for label in row.labels]
-    used += [word for panels_ in panels.values() for panel in panels_ for word in panel.title.replace(",", " ").split()]
+    used += [word for panels_ in panels.values() for panel in panels_ for word in panel.title.replace(",", " ").split()
+             if isinstance(panel, reporting.BarPanel)]
     defined = specs.symbols_used(used)
     lines = [f"- **{symbol}**: {text}" for symbol, text in defined.items()]
     if judges:
@@ -388,22 +510,25 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
               "", "## Runs", "", runs_table(models)]
     section = None
     all_tables = tables + [t for t in (gray, comparisons) if t is not None]
+    views = ContextViews()
     for table in all_tables:
         if table.section != section:
             section = table.section
             parts += ["", f"## {section}"]
-        title = table.title + (f" — {reporting.DEMO_WARNING}" if any(reporting.is_demo(model_origins.get(row.labels[0]))
-                                                                     for row in table.rows) else "")
+        demo = any(reporting.is_demo(model_origins.get(row.labels[0])) for row in table.rows)
+        title = table.title + (f" — {reporting.DEMO_WARNING}" if demo else "")
         parts += ["", f"{title}:", "", table_markdown(table)]
+        parts += views.add(table, models, demo)
         if table.section == "TempViz" and judges_md:
             parts += ["", "Judges against human labels (`chronotasks metaeval tempviz`; macro P/R/F1 %, Q2 AND Q3):", "",
                       judges_md]
     if judges_md and not any(t.section == "TempViz" for t in tables):
         parts += ["", "## TempViz", "", "Judges against human labels (`chronotasks metaeval tempviz`; macro P/R/F1 %):", "",
                   judges_md]
-    panels = plots({t.id: t for t in tables}, gray, judges_f1)
+    panels = {**plots({t.id: t for t in tables}, gray, judges_f1), **views.panels()}
     if panels:
-        parts += ["", "## Plots", "", "Error bars: the intervals of the tables; n under each category."]
+        parts += ["", "## Plots", "", ("Error bars: the intervals of the tables; n under each category; dashed lines: "
+                                       "chance; thin grey lines: the papers' published rows (the highest and lowest named).")]
         parts += [""] + [f"![{name[:-4].replace('_', ' ')}]({name})" for name in panels]
     if any(run.repeats > 1 for model in models for run in model.runs):
         measurer.note("Some runs used lmms-eval -n: lmms-eval 0.7.3 scores only the first reply of each question of a "
@@ -411,8 +536,8 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
                       "comes from separate runs (e.g. --seed), given as several RUN_DIRs of one model.")
     if measurer.notes:
         parts += ["", "## Notes", ""] + [f"- {note}" for note in measurer.notes]
-    parts += ["", "## Symbols", "", symbols_markdown(all_tables, panels, bool(judges_md))]
-    csv = {f"{t.id}.csv": table_csv(t) for t in all_tables}
+    parts += ["", "## Symbols", "", symbols_markdown(all_tables, panels, bool(judges_md), views.symbols(all_tables))]
+    csv = {f"{t.id}.csv": table_csv(t) for t in all_tables} | views.csv()
     if judges_csv:
         csv["tempviz_judges.csv"] = judges_csv
     return Report("\n".join(parts) + "\n", csv, panels)
@@ -429,7 +554,8 @@ def write(report: Report, out: Path) -> list[Path]:
         written.append(out / name)
     for name, panels in report.plots.items():
         tmp = out / f".{name[:-4]}.{os.getpid()}.tmp.png"
-        reporting.write_bar_chart(tmp, panels)
+        draw = reporting.write_heatmaps if isinstance(panels[0], reporting.HeatmapPanel) else reporting.write_bar_chart
+        draw(tmp, panels)
         os.replace(tmp, out / name)
         written.append(out / name)
     return written

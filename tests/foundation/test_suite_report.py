@@ -423,3 +423,151 @@ def test_plot_legends_sit_beside_the_bars_and_categories_carry_n():
     canvas.draw()
     renderer = canvas.get_renderer()
     assert axes.get_legend().get_window_extent(renderer).x0 >= axes.get_window_extent(renderer).x1
+
+
+# -- a run in context (issue 22, point 4): both readings, chance, the papers' rows, how far off in time --------
+def _offset(gold: int, pred: int | None, chance_distance: float, chance_bias: float, names=None) -> dict:
+    """A period-distance item as the tasks log it (chronotasks/scoring/period_distance.py)."""
+    return {"gold": gold, "pred": pred, "offset": None if pred is None else pred - gold, "gold_name": None,
+            "pred_name": None, "chance_distance": chance_distance, "chance_bias": chance_bias}
+
+
+@pytest.fixture
+def in_context(tmp_path):
+    """Model m on four Style-Period questions, with letter prompts and with the release's numbered prompts.
+    Letter prompts: q0 Classical answered Classical (right); q1 Iron Age answered Late Medieval (+3);
+    q2 Iron Age unread; q3 Modern India answered Early Modern (−1). Release prompts: right, right (but the
+    release leaves it out: its image could not be loaded), wrong, right."""
+    items = [_offset(3, 3, 2.5, 1.0), _offset(2, 5, 1.5, 0.5), _offset(2, None, 1.5, 0.5), _offset(7, 6, 2.5, -1.0)]
+    periods = ("classical", "iron_age", "iron_age", "modern_india")
+    style = [{"accuracy": float(i == 0), "parse_failure": float(i == 2), f"period_acc_{periods[i]}": float(i == 0),
+              "period_distance": item, "period_bias": item, "period_distance_chance": item, "period_bias_chance": item,
+              "target": "B"} for i, item in enumerate(items)]
+    release = [{"accuracy": a, "accuracy_release": r, "parse_failure": 0.0, "target": "B"}
+               for a, r in ((1.0, 1.0), (1.0, None), (0.0, 0.0), (1.0, 1.0))]
+    _write_run(tmp_path / "m", "m", 0, {"tabvlm_style_period": style, "tabvlm_style_period_release": release}, {
+        "tabvlm_style_period": {"accuracy": 0.25, "parse_failure": 0.25, "period_distance": 4 / 3, "period_bias": 2 / 3,
+                                "period_distance_chance": 2.0, "period_bias_chance": 0.25, "period_acc_classical": 1.0,
+                                "period_acc_iron_age": 0.0, "period_acc_modern_india": 0.0},
+        "tabvlm_style_period_release": {"accuracy": 0.75, "accuracy_release": 2 / 3, "parse_failure": 0.0}})
+    assert main(["report", str(tmp_path / "m"), "--out", str(tmp_path / "out")]) == 0
+    return tmp_path / "out", (tmp_path / "out" / "report.md").read_text()
+
+
+def test_release_reading_beside_ours_with_its_own_n_and_the_chance_row(in_context):
+    out, page = in_context
+    rows = table(page, "Table 1 (accuracy")
+    assert row(rows, "m", "visual")[3].endswith("(n=4)") and row(rows, "m", "visual")[3].startswith("25.0 [")
+    assert row(rows, "m", "release prompts, our reading")[3].startswith("75.0 [")
+    release = row(rows, "m", "release prompts, release reading")[3]
+    assert release.startswith("66.7 [") and release.endswith("(n=3/4 counted)")        # 2 of the 3 it counts
+    assert row(rows, "*chance*")[2:9] == ["12.8", "25.0", "4.2", "6.2", "6.2", "10.0", "25.0"]
+    figures = list(csv.DictReader((out / "tabvlm.csv").read_text(encoding="utf-8").splitlines()))
+    cell = next(r for r in figures if r["variant"] == "release prompts, release reading" and r["column"] == "Style-Period Attribution")
+    assert (cell["questions"], cell["of_questions"]) == ("3", "4")
+
+
+def test_published_rows_and_where_a_model_falls_among_them(in_context):
+    _, page = in_context
+    caption = next(line for line in page.splitlines() if line.startswith("Published rows — Ranjan et al., TAB-VLM, Table 1 "))
+    assert "meaningless" not in caption and "on the paper's full data and protocol" in caption   # no demo data here
+    assert row(table(page, "Published rows — Ranjan et al., TAB-VLM, Table 1 "), "Qwen2.5-VL-7B")[2] == "58.8"
+    # Style-Period column of Table 1's model rows: 45.0 (GPT-4o-mini) ... 65.0 (GPT-5.2)
+    assert "- m · visual: Style-Period Attribution 25.0 — below all 10 model rows (lowest: GPT-4o-mini 45.0)" in page
+    assert ("- m · release prompts, our reading: Style-Period Attribution 75.0 — above all 10 model rows "
+            "(highest: GPT-5.2 65.0)") in page
+    assert "- m · release prompts, release reading: Style-Period Attribution 66.7 — above all 10 model rows" in page
+    # Table 9 (per period): m's first figure there is Iron Age, 0.0, level with GPT-4o's 0.0 (Qwen2.5-VL-7B: 22.2)
+    assert row(table(page, "Published rows — Ranjan et al., TAB-VLM, Table 9 "), "Count")[1:4] == ["21", "13", "9"]
+    assert "- m · visual: Iron Age 0.0 — between GPT-4o (0.0) and Qwen2.5-VL-7B (22.2): 1 of 2 model rows higher" in page
+    assert "- **published rows**: " in page and "- **chance**: " in page
+
+
+def test_placement_among_a_papers_rows():
+    from chronotasks.suite_report.context import placement
+
+    rows = {"a": (10.0, "10.0"), "b": (20.0, "20.0"), "c": (30.0, "30.0")}
+    assert placement(35.0, rows) == "above all 3 model rows (highest: c 30.0)"
+    assert placement(5.0, rows) == "below all 3 model rows (lowest: a 10.0)"
+    assert placement(25.0, rows) == "between b (20.0) and c (30.0): 1 of 3 model rows higher"
+    assert placement(20.0, rows) == "between b (20.0) and c (30.0): 1 of 3 model rows higher"      # a tie sits with b
+    assert placement(30.0, rows) == "level with the highest of 3 model rows (c 30.0)"
+
+
+def test_how_far_off_in_time_from_the_logged_items(in_context):
+    out, page = in_context
+    offsets = row(table(page, "Style-Period Attribution: how far off in time"), "m", "tabvlm_style_period")
+    # answered: q0 0, q1 +3, q3 −1 -> distance 4/3, bias 2/3; chance over all four: (2.5+1.5+1.5+2.5)/4, (1+.5+.5−1)/4
+    assert offsets[2].startswith("1.33 [") and offsets[2].endswith("(n=3/4 answered)")
+    assert offsets[3].startswith("2.00 [") and offsets[3].endswith("(n=4)")
+    assert offsets[4].startswith("0.67 [") and offsets[5].startswith("0.25 [")
+    matrix = {r[0]: r[1:] for r in table(page, "Confusion matrix — m, tabvlm_style_period (")}
+    assert matrix["Classical Period"] == ["0", "0", "0", "1", "0", "0", "0", "0", "0", "1"]
+    assert matrix["Iron Age"] == ["0", "0", "0", "0", "0", "1", "0", "0", "1", "2"]      # Late Medieval, and one unread
+    assert matrix["Modern India"] == ["0"] * 6 + ["1", "0", "0", "1"]
+    assert matrix["Prehistoric Period"] == ["0"] * 10
+    cells = list(csv.DictReader((out / "period_confusion.csv").read_text(encoding="utf-8").splitlines()))
+    assert {"model": "m", "task": "tabvlm_style_period", "gold": "Iron Age", "predicted": "unread", "count": "1"} in cells
+    assert (out / "period_confusion.png").read_bytes().startswith(b"\x89PNG")
+    assert "- **distance**: " in page and "- **unread**: " in page and "- **counted**: " in page
+
+
+def test_plots_draw_chance_and_the_papers_rows(tmp_path, in_context):
+    from chronotasks.suite_report.measure import Measurer, Settings, load_models
+    from chronotasks.suite_report.page import build
+
+    report = build(load_models([tmp_path / "m"]), Measurer(Settings(resamples=200)), [])
+    panel = report.plots["tabvlm_headlines.png"][0]
+    chance, *papers = panel.references
+    assert chance.label == "chance (random answer)" and chance.style == "chance"
+    assert [round(v, 2) for v in chance.values] == [12.78, 25.0, 4.17, 6.25, 6.25, 10.0, 25.0]
+    assert len(papers) == 10 and {p.label for p in papers} == {"published rows (Table 1)"}     # the model rows only
+    gpt = next(p for p in papers if p.notes[0] == "GPT-5.2")
+    assert gpt.values[:2] == [58.7, 65.0]              # the highest row of each column is named at its line
+    assert next(p for p in papers if p.values[1] == 45.0).notes[1] == "GPT-4o-mini"       # and the lowest
+    assert sum(bool(p.notes[3]) for p in papers) == 2  # only those two per column
+
+
+def test_year_error_bins():
+    from chronotasks.suite_report.offsets import YEAR_BINS, year_bin
+
+    edges = {-100: "< −20", -21: "< −20", -20: "−20…−11", -11: "−20…−11", -10: "−10…−6", -6: "−10…−6", -5: "−5…−2",
+             -2: "−5…−2", -1: "−1", 0: "0", 1: "+1", 2: "+2…+5", 5: "+2…+5", 6: "+6…+10", 10: "+6…+10", 11: "+11…+20",
+             20: "+11…+20", 21: "> +20", 75: "> +20"}
+    assert {error: YEAR_BINS[year_bin(error)][0] for error in edges} == edges
+
+
+def test_musebench_papers_rows_follow_the_task_variant(tmp_path):
+    """Table 3 is the descriptive VQA's; Table 2 the structured VQA's (its Score is not (BERT + ANLS) / 2: left out)."""
+    _write_run(tmp_path / "run", "m", 0, {}, {"musebench_vqa_descriptive": {"bertscore": 0.62, "anls": 0.03, "score": 0.325}},
+               sizes={"musebench_vqa_descriptive": 8})
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    assert "Published rows — MuseBench, Table 2 " not in page
+    rows = table(page, "Published rows — MuseBench, Table 3 ")
+    assert row(rows, "Qwen3VL-235B-A22B-Instruct")[1:] == ["69.12", "8.88", "38.99"]
+    # BERTScore of Table 3's rows: 60.63 and 61.88 below 62.0, the other 9 above it (the nearest: 64.01)
+    assert ("- m · musebench_vqa_descriptive: BERTScore 62.0 — between DeepSeek-VL2-Tiny (61.88) and InternVL3-8B (64.01): "
+            "9 of 11 model rows higher") in page
+    assert "*chance*" not in page.split("Cultural VQA", 1)[1].split("Published rows", 1)[0]     # free text: no chance
+
+
+def test_a_sample_without_its_period_item_is_named(tmp_path, capsys):
+    item = _offset(3, 3, 2.5, 1.0)
+    samples = [{"accuracy": 1.0, "parse_failure": 0.0, "period_distance": item, "period_bias": item, "target": "B"},
+               {"accuracy": 0.0, "parse_failure": 0.0, "target": "B"}]
+    _write_run(tmp_path / "run", "m", 0, {"tabvlm_style_period": samples},
+               {"tabvlm_style_period": {"accuracy": 0.5, "parse_failure": 0.0, "period_distance": 0.0, "period_bias": 0.0}})
+    one_line_error(capsys, ["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")],
+                   r"samples_tabvlm_style_period\.jsonl: the sample with doc_id 1 logs no period-distance item")
+
+
+def test_a_chance_level_that_depends_on_the_questions_shows_each_models(tmp_path):
+    """News-Year's chance MAE depends on the gold years: two models that ran different questions get one value each;
+    the answer-space chances (ACC_Y: 1 of 80 years) are one value."""
+    for name, chance_mae in (("a", 25.0), ("b", 30.0)):
+        _write_run(tmp_path / name, name, 0, {}, {"chronovision_news_year": {"ACC_Y": 0.1, "MAE": 12.0, "MAE_chance": chance_mae}},
+                   sizes={"chronovision_news_year": 10})
+    assert main(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "out")]) == 0
+    chance = row(table((tmp_path / "out" / "report.md").read_text(), "Table III ("), "*chance*")
+    assert chance[8:10] == ["1.2", "25.00/30.00"] and chance[11] == "–"        # S needs every task

@@ -16,6 +16,8 @@ from chronotasks.data.drawing import save_scene
 from chronotasks.data.loading import write_jsonl
 
 PERIODS = ["Bronze Age", "Classical", "Medieval", "Early Modern", "Modern"]
+PERIOD_SPACE = AnswerSpace("letter", n=4)       # the records' answer spaces (the report's chance levels read them)
+PAIR_SPACE = AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier")
 
 
 def write_demo(out_dir: Path, seed: int = 0, n: int = 40) -> dict[str, int]:
@@ -33,7 +35,7 @@ def write_demo(out_dir: Path, seed: int = 0, n: int = 40) -> dict[str, int]:
             "options": options,
             "answer": "ABCD"[answer_index],
             "period": options[answer_index],
-            "answer_space": AnswerSpace("letter", n=4).to_json(),
+            "answer_space": PERIOD_SPACE.to_json(),
         })
     for i in range(n):
         earlier_first = rng.random() < 0.5
@@ -47,7 +49,7 @@ def write_demo(out_dir: Path, seed: int = 0, n: int = 40) -> dict[str, int]:
             "images": paths,
             "answer": "1" if earlier_first else "2",
             "earlier_is_gray": earlier_gray,
-            "answer_space": AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier").to_json(),
+            "answer_space": PAIR_SPACE.to_json(),
         })
     write_jsonl(out_dir / "period.jsonl", period_records)
     write_jsonl(out_dir / "pair.jsonl", pair_records)

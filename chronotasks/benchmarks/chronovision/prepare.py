@@ -43,10 +43,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from chronotasks.benchmarks.chronovision import DYNASTIES, SPEED_CATEGORIES, YEAR_RANGE
+from chronotasks.benchmarks.chronovision import (DYNASTIES, LOC_SPACE, MULTIMODAL_SPACE, NEWS_YEAR_SPACE, SHORTCUT_SPACE,
+                                                 SPEED_CATEGORIES, sort_space)
 from chronotasks.benchmarks.release import (add_common_arguments, fetched_release, first_existing, listing, make_downloader,
                                             output_folder, published_files, verify_against, where_tasks_read)
-from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.fetch import Downloader, Release
 from chronotasks.data.loading import DataError, read_jsonl
 from chronotasks.data.locations import downloads_dir
@@ -272,7 +272,7 @@ def build_localization(source: Path, store: ImageStore, seed: int, missing: list
             records.append({
                 "id": rid, "images": [store.place(found)], "options": options,
                 "answer": "ABCDE"[options.index(rec["dynasty"])], "dynasty": rec["dynasty"],
-                "category": rec["category"].lower(), "answer_space": AnswerSpace("letter", n=5).to_json(),
+                "category": rec["category"].lower(), "answer_space": LOC_SPACE.to_json(),
             })
     return records
 
@@ -296,7 +296,7 @@ def build_sort(source: Path, store: ImageStore, missing: list[str]) -> tuple[lis
                 "id": rid, "images": [store.place(f) for f in found], "gold_order": list(rec["ground_truth"]),
                 "dynasties": rec.get("dynasty_sequence") or [release_path_parts(p)[-3] for p in rec["images"]],
                 "category": rec["category"], "n": n, "level": level,
-                "answer_space": AnswerSpace("ordering", n=n, base=0).to_json(),  # 0-based image indices, as the prompt asks
+                "answer_space": sort_space(n).to_json(),
             })
     return intra, cross
 
@@ -356,7 +356,7 @@ def shortcut_trials(pair_id: str, category: str, earlier: str, later: str, earli
             "id": f"shortcut-{pair_id}-{condition}", "pair_id": pair_id, "condition": condition, "category": category,
             "images": images, "gray": gray, "answer": "1" if earlier_first else "2",
             "years": [earlier_year, later_year] if earlier_first else [later_year, earlier_year],
-            "answer_space": AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier").to_json(),
+            "answer_space": SHORTCUT_SPACE.to_json(),
         })
     return trials
 
@@ -381,7 +381,7 @@ def build_news(source: Path, store: ImageStore, missing: list[str], speed: dict)
                     "id": rid, "images": [store.place(f) for f in found], "event": rec["news"]["description"],
                     "answer": str(rec["correct_answer"]), "event_year": rec["news"]["year"],
                     "years": [im["year"] for im in images], "category": category,
-                    "answer_space": AnswerSpace("choice", choices=("1", "2", "3", "4"), key="answer").to_json(),
+                    "answer_space": MULTIMODAL_SPACE.to_json(),
                 })
     return records
 
@@ -397,7 +397,7 @@ def build_news_year(store: ImageStore, missing: list[str], speed: dict) -> list[
             continue
         records.append({
             "id": rid, "images": [store.place(found)], "year": year_of(original), "category": category,
-            "answer_space": AnswerSpace("year", lo=YEAR_RANGE[0], hi=YEAR_RANGE[1]).to_json(),
+            "answer_space": NEWS_YEAR_SPACE.to_json(),
         })
     return records
 
