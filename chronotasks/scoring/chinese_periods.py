@@ -14,6 +14,10 @@ have no row in Table 6 and stay unmapped (None); 晋 / "Jin dynasty" is the Jin 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+
+from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
+from chronotasks.scoring.reply_text import cut_off, first_clause, inside, negated_spans, normalize, regions
 
 # canonical name, year range (Table 6), aliases (Chinese and English, matched as substrings
 # for Chinese, as words for English). Order matters for overlapping aliases: longer first.
@@ -147,24 +151,27 @@ def same_dynasty(pred: str | None, gold: str | None) -> float:
 
 
 
+def period_candidates(s: str) -> Iterator[Candidate]:
+    """The periods a normalised reply states, in the order a grader reads them (a period named only
+    to reject it, "应为唐代，而非宋代", not counted; two periods in one statement: CONFLICT)."""
+    for how, lo, hi, final in regions(s):
+        part = s[lo:hi] if how in ("all", "line", "bold") else first_clause(s[lo:hi])
+        neg = negated_spans(part)
+        found = {name for start, _, name in dynasty_mentions(part) if not inside(start, neg)}
+        if len(found) == 1:
+            yield Candidate(found.pop(), lo, how, final)
+        elif found:
+            yield Candidate(CONFLICT, lo, how, final)
+        if how == "all":
+            return
+
+
 def parse_period(text) -> str | None:
     """The one Table 6 period a free-text reply gives ("清代", "清乾隆年间", "Qing dynasty"), read as a
     grader reads it: after an answer cue when there is one, a period named only to reject it
     ("应为唐代，而非宋代") not counted; two periods ("明末清初", "明代或清代") or none give None."""
-    from chronotasks.scoring.reply_text import first_clause, inside, negated_spans, normalize, regions
-
     s = normalize(text)
-    if not s:
-        return None
-    for how, lo, hi in regions(s):
-        part = s[lo:hi] if how in ("all", "line") else first_clause(s[lo:hi])
-        neg = negated_spans(part)
-        found = {name for start, _, name in dynasty_mentions(part) if not inside(start, neg)}
-        if len(found) == 1:
-            return found.pop()
-        if found or how == "all":
-            return None
-    return None
+    return decide(period_candidates(s), cut_off(s)) if s else None
 
 
 def chinese_name(period: str) -> str:
@@ -175,5 +182,5 @@ def chinese_name(period: str) -> str:
     raise ValueError(f"unknown period {period!r}; expected one of {PERIODS}")
 
 
-__all__ = ["DYNASTIES", "PERIODS", "chinese_name", "dynasties_in", "dynasty_mentions", "dynasty_of", "parse_period",
+__all__ = ["DYNASTIES", "PERIODS", "chinese_name", "dynasties_in", "dynasty_mentions", "dynasty_of", "parse_period", "period_candidates",
            "same_dynasty"]

@@ -12,24 +12,29 @@ that only echoes the prompt's example give None.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
-from chronotasks.scoring.json_answer import json_answer_text
+from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
+from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.letters import letters_for
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
+    LABEL_PREFIX,
     ZH_DIGITS,
     blank_label_prefixes,
+    cut_off,
     lower,
     normalize,
     regions,
 )
 
-_FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+_NUM = r"(?:\s*\(\s*(?:#|no\.?\s*)?\d\s*\))?"  # "newest (1) to oldest (4)"
+_FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)" + _NUM + r"\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
         r"(?:newest|latest|most\s+recent|recent|modern|new|late|youngest)|\b(?:oldest|earliest)\s+first|\bascending\b"
         r"|从?(?:最)?(?:早|古|旧|远|老)(?:的)?(?:到|至|→)(?:最)?(?:晚|今|新|近)|由远及近|由古至今|从古至今|由早到晚|由旧到新")
-_REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+_REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)" + _NUM + r"\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
         r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breversed?\s+(?:chronological(?:\s+order)?|order)|\bdescending\b"
         r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早")
 DIRECTION = re.compile(rf"(?=[oemanlrydt从由最早古旧远老晚新近今])(?:(?P<fwd>{_FWD})|(?P<rev>{_REV}))")  # on lower(text)
@@ -54,10 +59,12 @@ _ORD_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 
 
 class _Items:
-    """The items of an ordering: option letters, or the numbers base..base+n-1."""
+    """The items of an ordering: option letters, or the numbers base..base+n-1. ``one_based``: a
+    list of the numbers base+1..base+n counts as the same items (the reply numbers its images
+    from 1: "Image 1 ... Image 4" for indices 0-3)."""
 
-    def __init__(self, n: int, base: int | None) -> None:
-        self.n, self.base = n, base
+    def __init__(self, n: int, base: int | None, one_based: bool = False) -> None:
+        self.n, self.base, self.one_based = n, base, one_based
         if base is None:
             self.token = r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])"
             self.valid = list(letters_for(n))
@@ -74,14 +81,22 @@ class _Items:
             return None
         if sorted(tokens) == sorted(self.valid):
             return tuple(tokens) if self.base is None else tuple(int(t) for t in tokens)
-        if self.base is not None and sorted(int(t) for t in tokens) == list(range(self.base + 1, self.base + self.n + 1)):
+        if self.one_based and self.base is not None and sorted(int(t) for t in tokens) == list(range(self.base + 1, self.base + self.n + 1)):
             return tuple(int(t) - 1 for t in tokens)
         return None
 
 
 @lru_cache(maxsize=64)
-def _items(n: int, base: int | None) -> _Items:
-    return _Items(n, base)
+def _items(n: int, base: int | None, one_based: bool = False) -> _Items:
+    return _Items(n, base, one_based)
+
+
+def _numbers_images_from_one(s: str, n: int, base: int) -> bool:
+    """Whether the reply names its images "Image 1" ... "Image n" (so base+n is an image, not an
+    index outside the range): the highest number appears with a label ("Image 4", "图4")."""
+    low = lower(s)
+    top = str(base + n)
+    return any(low[m.end():m.end() + 2].strip().startswith(top) for m in LABEL_PREFIX.finditer(low))
 
 
 def _prepare(s: str) -> str:
@@ -128,7 +143,7 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
             rest = line[m.end():]
             end = _END.search(rest)
             if HEDGE.search(lower(rest[: end.start() if end else len(rest)])):
-                found.append((start, "conflict"))
+                found.append((start, CONFLICT))
     return found
 
 
@@ -222,45 +237,30 @@ def _prose(s: str, items: _Items) -> tuple | None:
 
 def _one(found: list[tuple[int, tuple]]) -> tuple | str | None:
     distinct = list(dict.fromkeys(v for _, v in found))
-    if "conflict" in distinct:
-        return "conflict"
-    if len(distinct) > 1:
-        return "conflict"
+    if CONFLICT in distinct or len(distinct) > 1:
+        return CONFLICT
     return distinct[0] if distinct else None
 
 
-def parse_ordering(text, n_items: int = 4, base: int | None = None) -> tuple | None:
-    """The ordering a reply gives, oldest first as asked: a tuple of n option letters, or with
-    ``base`` a tuple of the n integers base..base+n-1 (e.g. 0-based image indices); else None."""
-    s = normalize(text)
-    if not s:
-        return None
-    inner = json_answer_text(s)
-    if inner is not None:
-        s = normalize(inner)
-        if not s:
-            return None
-    items = _items(n_items, base)
-    bare = s.strip(" \t\n.[](){}\"'")
-    if base is None and _COMPACT.fullmatch(bare) and (bare.isupper() or bare.islower()):
-        return items.value(list(bare.upper()))
-    if base is None and _LOWER_LIST.fullmatch(bare):
-        s = s.upper()
+def _stated(s: str, items: _Items) -> Iterator[Candidate]:
+    """The orderings of ``items`` a normalised reply states, in the order a grader reads them."""
     t = _prepare(s)
     structured_done = False
-    for how, lo, hi in regions(t):
+    for how, lo, hi, final in regions(t):
+        if how == "bold":
+            continue
         if how == "line":
             if not structured_done:
                 structured_done = True
                 for structured in (_numbered(t, items, s), _table(t, items)):
-                    if structured is not None:
-                        return structured
-            found = _one(_runs(t, items, lo, hi, s))
+                    yield Candidate(structured, 0, "structure")
+            yield Candidate(_one(_runs(t, items, lo, hi, s)), lo, how)
         elif how == "all":
             found = _one(_runs(t, items, raw=s))
             if found is None and len(t) <= ANYWHERE_LIMIT:
                 found = _prose(t, items)
-            return None if found == "conflict" else found
+            yield Candidate(found, 0, how)
+            return
         else:
             head = t[lo:hi].lstrip(" \t:=-–—,\n")
             line_start = hi - len(head)
@@ -268,9 +268,48 @@ def parse_ordering(text, n_items: int = 4, base: int | None = None) -> tuple | N
             found = _one(_runs(t, items, line_start, hi if line_end < 0 else line_end, s))
             if found is None and how == "cue":
                 found = _numbered(t[lo:hi], items)
-        if found is not None:
-            return None if found == "conflict" else found
-    return None
+            yield Candidate(found, line_start, how, final)
+
+
+def ordering_candidates(s: str, n: int, base: int | None = None) -> Iterator[Candidate]:
+    """The orderings a normalised reply states: its JSON answer field, a compact "CADB", else the
+    lists, numbered lines, tables and prose of ``_stated``. Letters labelling images may be given
+    by position ("Image 3 → Image 1 → ..."); indices from 1 count only when the reply names its
+    images so ("Image 1, ..., Image 4" for indices 0-3)."""
+    found = json_answer(s)
+    if found is not None:
+        inner = normalize(found[1])
+        value = decide(ordering_candidates(inner, n, base)) if inner else None
+        yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
+        return
+    bare = s.strip(" \t\n.[](){}\"'")
+    if base is None and _COMPACT.fullmatch(bare) and (bare.isupper() or bare.islower()):
+        yield Candidate(_items(n, None).value(list(bare.upper())) or CONFLICT, 0, "bare")
+        return
+    if base is not None:
+        yield from _stated(s, _items(n, base, _numbers_images_from_one(s, n, base)))
+        return
+    if _LOWER_LIST.fullmatch(bare):
+        s = s.upper()
+    stated = False
+    for cand in _stated(s, _items(n, None)):
+        stated = stated or (cand.value is not None and cand.how not in ("weak", "all"))
+        yield cand
+    if not stated and _numbers_images_from_one(s, n, 0):
+        letters = letters_for(n)
+        for cand in _stated(s, _items(n, 0, True)):
+            value = cand.value if cand.value in (None, CONFLICT) else tuple(letters[i] for i in cand.value)
+            yield Candidate(value, cand.start, cand.how, cand.final)
+
+
+def parse_ordering(text, n_items: int = 4, base: int | None = None) -> tuple | None:
+    """The ordering a reply gives, oldest first as asked: a tuple of n option letters, or with
+    ``base`` a tuple of the n integers base..base+n-1 (e.g. 0-based image indices); else None
+    (see ``ordering_candidates``)."""
+    s = normalize(text)
+    if not s:
+        return None
+    return decide(ordering_candidates(s, n_items, base), cut_off(s))
 
 
 def parse_index_ordering(text, n_items: int, base: int = 0) -> tuple[int, ...] | None:
@@ -283,4 +322,4 @@ def parse_index_ordering(text, n_items: int, base: int = 0) -> tuple[int, ...] |
     return None if letters is None else tuple(ord(c) - ord("A") for c in letters)
 
 
-__all__ = ["DIRECTION", "parse_index_ordering", "parse_ordering"]
+__all__ = ["DIRECTION", "ordering_candidates", "parse_index_ordering", "parse_ordering"]
