@@ -7,6 +7,9 @@ uniformly at random or with a constant; the tasks read replies with ``parse``.
 Kinds:
   letter      one of n option letters                  {"kind": "letter", "n": 4}
   letter_set  any subset of n option letters            {"kind": "letter_set", "n": 4}
+              ``asks: "available"`` / ``"unavailable"``: what the question asks for (TAB-VLM
+              technique / material), so "A and B were available; C and D were not" is read
+              (without it, a reply that states both groups and no answer gives None)
   ordering    a permutation of n option letters         {"kind": "ordering", "n": 4}
               or, with ``base``, of the numbers base..base+n-1 (image indices)
                                                         {"kind": "ordering", "n": 4, "base": 0}
@@ -139,7 +142,7 @@ class AnswerSpace:
         if self.kind == "letter":
             return letter_candidates(text, self.n, options)
         if self.kind in ("letter_set", "k_of_n"):
-            return letter_set_candidates(text, self.n, options, self.k if self.kind == "k_of_n" else None)
+            return letter_set_candidates(text, self.n, options, self.k if self.kind == "k_of_n" else None, self.asks)
         if self.kind == "ordering":
             return ordering_candidates(text, self.n, self.base)
         if self.kind == "year":

@@ -17,6 +17,7 @@ from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
+    CORRECTION,
     ORDINAL_WORDS,
     ZH_DIGITS,
     cut_off,
@@ -134,6 +135,11 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     field = json_answer(s, (key.lower(), "final_answer", "answer"))
     if field is not None:
         yield Candidate((_value(field[1], choices, asks) if field[1] else None) or CONFLICT, field[0], "json", True)
+        revision = CORRECTION.search(lower(s), s.rfind("}") + 1)
+        if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.'
+            clause = first_clause(s[revision.end():])
+            value = (_compared(clause, choices, asks) if asks else None) or _value(clause, choices, asks) if clause.strip() else None
+            yield Candidate(value, revision.end(), "cue", True)
         return
     fragment = re.search(r'["\']?' + re.escape(key) + r'["\']?\s*[:=]\s*["\']?([^"\'},\n]+)', s, re.IGNORECASE)
     if fragment:

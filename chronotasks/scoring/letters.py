@@ -77,12 +77,13 @@ _ALL_SET = re.compile(
 _ALL_BUT = re.compile(r"\b(?:all|everything|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均)", re.IGNORECASE)
 _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|\bwhereas\b")
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
-_OPTION_LINE = re.compile(r"(?:^\s*[-*•]?\s*|(?<=[.)])\s+)\(?([A-Z])[.)]\s+(?:[A-Z][a-z]|[a-z])", re.MULTILINE)
+_OPTION_LINE = re.compile(r"(?:^\s*[-*•]?\s*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
 _LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,]|$)", re.IGNORECASE)
 _LIST_SEP = r"\s*(?:,|;|&|\band\b|\bplus\b|和|及|与|以及|\s)\s*"
 _LEAD_LIST = re.compile(
     r"^\s*(?:(?:the\s+)?(?:answer|options?|artifacts?|images?|letters?)\s*(?:are|is)?\s*[:.]?\s*)?[\[{'\"]*"
-    r"((?:(?:\([A-Z]\)|\(?[A-Z])(?![A-Za-z0-9])[\]'\"]*" + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*){0,26}(?:\([A-Z]\)|\(?[A-Z]))(?![A-Za-z0-9])",
+    r"((?:\(?[A-Z](?![A-Za-z0-9])\)?[\]'\"]*" + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*)?(?:(?:\([A-Z]\)|[A-Z])(?![A-Za-z0-9])[\]'\"]*"
+    + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*){0,25}(?:\([A-Z]\)|[A-Z]))(?![A-Za-z0-9])",
 )
 # Between two options of one list: separators only ("A, C and D", "B (iron forging) and C").
 _GAP = re.compile(r"(?:[\s,;&/+'\"()\[\]]|\band\b|\bplus\b|\bas\s+well\s+as\b|\balso\b|\boptions?\b|\bartifacts?\b|"
@@ -427,8 +428,24 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
         return CONFLICT
     runs = _runs(plain, m)
     if len({frozenset(r) for r in runs}) > 1:
-        return CONFLICT
+        head = _sentence_after_letter(body, n, options)
+        return _set_in_clause(head, n, options) if head else CONFLICT
     return frozenset(found)
+
+
+_LETTER_STOP = re.compile(r"(?<![A-Za-z0-9])([A-Z])\.\s+(?=[A-Z][a-z])")
+
+
+def _sentence_after_letter(body: str, n: int, options) -> str | None:
+    """The first sentence of "C, D. Terracotta and stone were in use.": a letter's full stop ends
+    the sentence when what follows is not that option's text ("C. Early Medieval Period")."""
+    for m in _LETTER_STOP.finditer(body):
+        after = body[m.end():].lower()
+        letter = ord(m.group(1)) - ord("A")
+        if options and 0 <= letter < len(options) and any(after.startswith(v) for v in _variants(options[letter])):
+            continue
+        return body[:m.start() + 1]
+    return None
 
 
 def _compact(s: str, n: int) -> str | None:
@@ -528,7 +545,7 @@ def _item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | N
     return frozenset(picked), end
 
 
-def _structures(s: str, n: int, options, k: int | None) -> Iterator[Candidate]:
+def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int, int]]) -> Iterator[Candidate]:
     """Answers given as structure: a list of options under a line that introduces the answer ("The
     correct options are:\\n- B. iron forging\\n- C. wheel-thrown pottery"), a reply that is only such
     a list ("C\\nD", "1. C — lost-wax casting\\n2. D — coil"), per-option verdicts."""
@@ -551,10 +568,65 @@ def _structures(s: str, n: int, options, k: int | None) -> Iterator[Candidate]:
         value = got if got <= valid else CONFLICT
         if k is not None and value != CONFLICT and len(value) != k:
             continue
+        covered.append((start, end))
         yield Candidate(value, start, "structure")
     verdicts = _line_verdicts(s, n, options)
     if verdicts is not None:
         yield Candidate(verdicts, 0, "structure")
+
+
+# Availability said of a group of options: "C and D would not have been available", "A and B were
+# in use", "Not available: C, D". Which group answers depends on the question (``asks``).
+_UNAVAILABLE = re.compile(
+    r"\b(?:would\s+not|wouldn't|were\s+not|weren't|was\s+not|wasn't|could\s+not|couldn't|did\s+not|didn't|had\s+not|hadn't|not)"
+    r"\s+(?:have\s+been\s+|yet\s+(?:be(?:en)?\s+)?|be\s+)?(?:available|exist(?:ed)?|in\s+use|known|invented|developed|around|possible)\b"
+    r"|\bunavailable\b|\banachronistic\b|\b(?:came|come|appeared|arrived|were\s+(?:invented|developed|introduced))\s+(?:much\s+|far\s+)?later\b"
+    r"|\b(?:are|is|were)\s+(?:all\s+|both\s+)?(?:modern|later|too\s+late|much\s+later)\b|\bnot\s+yet\b|不可能|尚未|没有出现|不存在"
+    r"|\b(?:would|were|was|did|could|had)\s*(?:not|n't)\s*$",  # "..., porcelain would not."
+    re.IGNORECASE)
+_AVAILABLE = re.compile(
+    r"\b(?:would\s+have\s+been|were|was|are|is)\s+(?:all\s+|both\s+|already\s+|readily\s+|widely\s+)?(?:available|in\s+use|known|used|practi[cs]ed)\b"
+    r"|\b(?:existed|available)\b|已经存在|已有|可用"
+    r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$", re.IGNORECASE)  # "..., while A and B were."
+_GROUP_SPLIT = re.compile(r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s")
+POLARITY = {"available": False, "unavailable": True}  # asks -> the answer is the group said unavailable?
+
+
+def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[str]]]:
+    """(said unavailable, options) of each statement that says a group of options was (not)
+    available: "C and D would not have been available", "Not available: C, D", "A and B were"."""
+    groups = []
+    for clause in _GROUP_SPLIT.split(s):
+        if not clause or len(clause) > 300:
+            continue
+        negative = _UNAVAILABLE.search(clause)
+        positive = None if negative else _AVAILABLE.search(clause)
+        if not negative and not positive:
+            continue
+        m = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options)
+        found = m.primary()
+        if found and len({frozenset(r) for r in _runs(clause, m)}) == 1 and set(found) <= set(letters_for(n)):
+            groups.append((negative is not None, frozenset(found)))
+    return groups
+
+
+def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
+    """A reply that says which options were and were not available: with the question's polarity
+    (``asks``) the group it asks for; without, two groups of opposite polarity are two answers."""
+    if asks not in POLARITY and not (_UNAVAILABLE.search(s) and _AVAILABLE.search(s)):
+        return None
+    groups = _availability_groups(s, n, options)
+    if not groups:
+        return None
+    if asks in POLARITY:
+        wanted = [g for negative, g in groups if negative == POLARITY[asks]]
+        other = {c for negative, g in groups if negative != POLARITY[asks] for c in g}
+        if wanted and not other & set().union(*wanted):
+            return Candidate(frozenset().union(*wanted), 0, "structure")
+        return Candidate(CONFLICT, 0, "structure") if other and not wanted else None
+    if len({negative for negative, _ in groups}) == 2:
+        return Candidate(CONFLICT, 0, "structure")
+    return None
 
 
 def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | str | None:
@@ -569,8 +641,9 @@ def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | st
     return _set_in_clause(first_clause(region), n, options)
 
 
-def letter_set_candidates(s: str, n: int, options, k: int | None = None) -> Iterator[Candidate]:
-    """The sets of letters a normalised reply states, in the order a grader reads them."""
+def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: str | None = None) -> Iterator[Candidate]:
+    """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
+    "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
     valid = letters_for(n)
 
     def sized(got, committed: bool = True):
@@ -583,7 +656,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None) -> Iter
         found = json_answer(s)
         if found is not None:
             inner = normalize(found[1])
-            got = letter_set_candidates(inner, n, options, k) if inner else iter(())
+            got = letter_set_candidates(inner, n, options, k, asks) if inner else iter(())
             value = decide(got, None)
             yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
             return
@@ -597,6 +670,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None) -> Iter
         return
     listing = _is_options_listing(s)
     structures_done = False
+    covered: list[tuple[int, int]] = []
     for how, lo, hi, final in regions(s):
         region = s[lo:hi]
         if how == "bold":
@@ -604,8 +678,10 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None) -> Iter
         if how == "line":
             if not structures_done:
                 structures_done = True
-                yield from _structures(s, n, options, k)
-            if listing:
+                yield from _structures(s, n, options, k, covered)
+                if k is None:
+                    yield _polarity(s, n, options, asks)
+            if listing or any(a <= lo <= b for a, b in covered):
                 continue
             got = _lead_list(region, n, options)
             if got is not None:
@@ -617,6 +693,11 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None) -> Iter
         if how == "all":
             yield Candidate(_set_anywhere(region, n, options, k), 0, how)
             return
+        if how == "closing":  # "... the three from the same period are A, C and D."
+            clause = first_clause(region).strip(" .!*")
+            if _LEAD_LIST.fullmatch(clause):
+                yield Candidate(sized(_set_in_clause(clause, n, None)), _content(s, lo, hi), how, final)
+            continue
         got = _cue_set(region, n, options, k)
         clause = first_clause(region)
         if k is not None and how == "cue" and (got is None or (got != CONFLICT and len(got) != k and not _ends_here(clause, region))):
@@ -627,7 +708,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None) -> Iter
 
 
 def parse_letter_set(text, n_options: int = 4, options: Sequence[str] | None = None,
-                     k: int | None = None) -> frozenset[str] | None:
+                     k: int | None = None, asks: str | None = None) -> frozenset[str] | None:
     """The set of option letters a reply gives, or None.
 
     "A, C", "A and C", "AC", "[A, C]", "答案：C、D", "A ✓ B ✗ C ✓ D ✗", "A – yes, B – no, ...",
@@ -640,7 +721,7 @@ def parse_letter_set(text, n_options: int = 4, options: Sequence[str] | None = N
     s = normalize(text)
     if not s:
         return None
-    return decide(letter_set_candidates(s, n_options, options, k), cut_off(s))
+    return decide(letter_set_candidates(s, n_options, options, k, asks), cut_off(s))
 
 
 def _ends_here(clause: str, region: str) -> bool:

@@ -49,8 +49,10 @@ _SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;|:)?\s*"
 # matched on lower(text)
 _OLDEST = re.compile(r"\b(?:oldest|earliest|most\s+ancient)\b|最早|最古老|最老|最旧")
 _NEWEST = re.compile(r"\b(?:newest|latest|most\s+recent|youngest|most\s+modern)\b|最晚|最新|最近|最现代")
-_OLDER = re.compile(r"\b(?:(?:older|earlier)\s+than|(?:comes?\s+|came\s+)?before|precedes|predates)\b|早于|比.{0,3}早")
-_NEWER = re.compile(r"\b(?:(?:newer|later|more\s+recent|younger)\s+than|(?:comes?\s+|came\s+)?after|follows|postdates)\b|晚于|比.{0,3}晚")
+# "D before A", not "before it comes D" / "after that": those refer back, they compare no neighbours
+_BACK = r"(?!\s+(?:it|that|this|them|those)\b)"
+_OLDER = re.compile(r"\b(?:(?:older|earlier)\s+than|(?:comes?\s+|came\s+)?before" + _BACK + r"|precedes|predates)\b|早于|比.{0,3}早")
+_NEWER = re.compile(r"\b(?:(?:newer|later|more\s+recent|younger)\s+than|(?:comes?\s+|came\s+)?after" + _BACK + r"|follows|postdates)\b|晚于|比.{0,3}晚")
 _NUMBERED = re.compile(
     r"^\s*(?:[-*•]\s*)?(?:(\d)\s*[.):]|(\d)(?:st|nd|rd|th)\b\s*(?:[:.\-–—]|place)?|#(\d)|第([一二三四五六1-6])\s*(?:名|位|个|件)?\s*[:.,]?|(first|second|third|fourth|fifth|sixth)\s*[:.\-–—])\s*(.*)$",
     re.IGNORECASE | re.MULTILINE,
@@ -160,8 +162,8 @@ def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
     ranked: dict[int, str] = {}
     first = None
     for m in _NUMBERED.finditer(s):
-        raw = next(g for g in m.groups()[:5] if g)
-        rank = _ORD_WORD.get(raw.lower()) or (ZH_DIGITS.get(raw) if raw in ZH_DIGITS else int(raw))
+        token = next(g for g in m.groups()[:5] if g)
+        rank = _ORD_WORD.get(token.lower()) or (ZH_DIGITS.get(token) if token in ZH_DIGITS else int(token))
         tokens = items.single.findall(m.group(6))
         if len(set(tokens)) != 1 or rank in ranked:
             continue

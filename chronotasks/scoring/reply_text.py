@@ -162,7 +162,7 @@ CORRECTION = re.compile(
 )
 # Offering another candidate after the answer: a hedge.
 HEDGE = re.compile(
-    r"(?=[cmopae][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+be|or\s+(?:maybe|perhaps|possibly|probably)|"
+    r"(?=[cmopae][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+(?:be|belong|fit|go|work|qualify|count|apply)|or\s+(?:maybe|perhaps|possibly|probably)|"
     r"(?:could|might|may)\s+(?:be\s+)?(?:swapped|switched|reversed|interchanged)|interchangeable|"
     r"(?:maybe|perhaps|possibly)\s+(?:also|even)?|alternatively|also\s+possible|either|"
     r"could\s+(?:also\s+)?go\s+either\s+way)\b|也可能|或者|或许|不排除|还有可能",
@@ -181,7 +181,7 @@ SENTENCE_END = (
     r"Another|Then|However|But|Since|As|Note|Therefore|Thus|Hence)\b)|$)"
 )
 _CLAUSE_END = re.compile(
-    SENTENCE_END + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9]))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
+    SENTENCE_END + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9])\)?\s*(?:[;,.)]|$))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
     r"|,\s*(?:though|although|but|while|whereas|which|and\s+not)\b|\s(?:while|whereas)\b"
 )
 

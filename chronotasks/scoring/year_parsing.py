@@ -53,7 +53,8 @@ _BARE_LINE = re.compile(
 )
 _MODEL_AFTER = re.compile(r"\s+[A-Z][a-z]")  # "a 1957 Chevrolet", "the 2008 Olympics"
 # "2012-05-14", "2012/05/14", "2012年5月": a date stands for its year
-_DATE = re.compile(r"(?<![\d.])(\d{4})(?:[-/.](?:0?[1-9]|1[0-2])(?:[-/.](?:0?[1-9]|[12]\d|3[01]))(?!\d)|年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)")
+# ("2016-08" is a month; "2010-12" stays a range)
+_DATE = re.compile(r"(?<![\d.])(\d{4})(?:[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?!\d)|-0[1-9](?![\d-])|年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)")
 
 
 def _two_digit_words(words: str) -> int | None:
