@@ -47,6 +47,11 @@ class Candidate:
     final: bool = False
 
 
+# Yielded by a reader before its fallback readings: once a committed answer was found they cannot
+# change the decision, so ``decide`` stops reading there (the whole-reply reading is the costly one).
+FALLBACKS = Candidate(None, 0, "fallbacks")
+
+
 def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> Any:
     """The first candidate's answer when no other committed statement contradicts it, else None.
 
@@ -58,6 +63,8 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
     """
     primary: Candidate | None = None
     for cand in candidates:
+        if cand is FALLBACKS and primary is not None:
+            break
         if cand is None or cand.value is None:
             continue
         if cut is not None and (cand.start >= cut or cand.how in FALLBACK - {"lead"}):
@@ -82,4 +89,4 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
     return None if primary is None else primary.value
 
 
-__all__ = ["COMMITTED", "CONFLICT", "FALLBACK", "Candidate", "decide"]
+__all__ = ["COMMITTED", "CONFLICT", "FALLBACK", "FALLBACKS", "Candidate", "decide"]

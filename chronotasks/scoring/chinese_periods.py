@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.reply_text import cut_off, first_clause, inside, negated_spans, normalize, regions
 
 # canonical name, year range (Table 6), aliases (Chinese and English, matched as substrings
@@ -154,7 +154,11 @@ def same_dynasty(pred: str | None, gold: str | None) -> float:
 def period_candidates(s: str) -> Iterator[Candidate]:
     """The periods a normalised reply states, in the order a grader reads them (a period named only
     to reject it, "应为唐代，而非宋代", not counted; two periods in one statement: CONFLICT)."""
+    fallbacks = False
     for how, lo, hi, final in regions(s):
+        if how in ("weak", "all") and not fallbacks:
+            fallbacks = True
+            yield FALLBACKS
         part = s[lo:hi] if how in ("all", "line", "bold") else first_clause(s[lo:hi])
         neg = negated_spans(part)
         found = {name for start, _, name in dynasty_mentions(part) if not inside(start, neg)}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
@@ -151,7 +151,11 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     if stripped in choices:
         yield Candidate(stripped, 0, "bare")
         return
+    fallbacks = False
     for how, lo, hi, final in regions(s):
+        if how in ("weak", "all") and not fallbacks:
+            fallbacks = True
+            yield FALLBACKS
         region = s[lo:hi]
         if how == "all":
             yield Candidate(_anywhere(region, choices, asks), 0, how)

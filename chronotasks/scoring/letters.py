@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
-from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.chinese_periods import dynasty_mentions, dynasty_of
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.option_names import translations
@@ -96,6 +96,7 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)]|\(\d{1,2}\))?[ \t]*(?:(?i:op
                    r"\(?([A-Z])(?![A-Za-z0-9])\)?[ \t]*(?:[.):\-–—](?![ \t]*\(?[A-Z](?![A-Za-z0-9]))|$)", re.MULTILINE)
 # After an option's text at the start of an item line: the line ends or goes on after a separator.
 _AFTER_ITEM_TEXT = re.compile(r"[ \t]*(?:$|[:：(（,\-–—]|\.(?:\s|$))")
+_LINE_ENDS_COLON = re.compile(r"[:：][ \t]*(?=\n)")
 # A line that introduces the answer as a list: "The correct options are:", "The three ... are:"
 _INTRO = re.compile(r"(?:\b(?:are|is|answers?|correct|select(?:ed)?|cho(?:ose|sen)|would(?:\s+not)?\s+have\s+been\s+\w+|were)\b[^\n]{0,40}|答案[^\n]{0,10}|是)[:：]\s*$", re.IGNORECASE)
 
@@ -206,23 +207,31 @@ class Mentions:
     ("Image 3") are read only when the question shows no option texts (letters label images)."""
 
     def __init__(self, text: str, n_options: int, options: Sequence[str] | None, allow_lower: bool = False) -> None:
-        s = _mask_abbreviations(text)
-        neg = negated_spans(s)
-        letters = string.ascii_uppercase
+        self._s = s = _mask_abbreviations(text)
+        self._n, self._options = n_options, options
+        self._neg = neg = negated_spans(s)
         self.letters = [(p, p + 1, c) for p, c in lone_letters(s, n_options, allow_lower) if not inside(p, neg)]
-        self.ordinals = [(a, b, letters[k - 1]) for a, b, nums in ordinal_positions(s, n_options) for k in nums
-                         if 1 <= k <= 26 and not inside(a, neg)]
-        if not options:
-            self.ordinals = sorted(self.ordinals + [(m.start(), m.end(), letters[int(m.group(1)) - 1])
-                                                    for m in _POSITION.finditer(s) if not inside(m.start(), neg)])
-        self.texts = [(a, b, letters[i]) for a, b, i in option_mentions(s, options) if not inside(a, neg)]
+
+    @cached_property
+    def ordinals(self) -> list[tuple[int, int, str]]:
+        letters, s, neg = string.ascii_uppercase, self._s, self._neg
+        found = [(a, b, letters[k - 1]) for a, b, nums in ordinal_positions(s, self._n) for k in nums
+                 if 1 <= k <= 26 and not inside(a, neg)]
+        if not self._options:
+            found = sorted(found + [(m.start(), m.end(), letters[int(m.group(1)) - 1])
+                                    for m in _POSITION.finditer(s) if not inside(m.start(), neg)])
+        return found
+
+    @cached_property
+    def texts(self) -> list[tuple[int, int, str]]:
+        return [(a, b, string.ascii_uppercase[i]) for a, b, i in option_mentions(self._s, self._options)
+                if not inside(a, self._neg)]
 
     def primary_spans(self) -> list[tuple[int, int, str]]:
         """Letters if any are named, else positions and ordinals, else option texts."""
-        for group in (self.letters, self.ordinals, self.texts):
-            if group:
-                return group
-        return []
+        if self.letters:
+            return self.letters
+        return self.ordinals or self.texts
 
     def primary(self) -> list[str]:
         """The options of ``primary_spans``, in text order, distinct."""
@@ -318,7 +327,11 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
     if "{" in s:
         yield _json_letter(s, n, options)
     listing = _is_options_listing(s)
+    fallbacks = False
     for how, lo, hi, final in regions(s):
+        if how in ("weak", "all") and not fallbacks:
+            fallbacks = True
+            yield FALLBACKS
         region = s[lo:hi]
         if how == "line":
             if listing:
@@ -379,14 +392,18 @@ def _runs(body: str, mentions: Mentions) -> list[list[str]]:
     """The lists of options a statement gives: options joined only by separators form one run
     ("A, C and D"; "B (iron forging) and C"; "paper and synthetic pigments")."""
     spans = mentions.primary_spans()
-    if not spans:
-        return []
-    texts = [(a, b) for a, b, _ in (mentions.texts if spans is not mentions.texts else [])]
+    if len(spans) < 2:
+        return [[c for _, _, c in spans]] if spans else []
     runs = [[spans[0][2]]]
+    texts = None
     for (_, prev_end, _), (start, _, letter) in zip(spans, spans[1:]):
         gap = body[prev_end:start]
-        blanked = _blank(gap, [(a - prev_end, b - prev_end) for a, b in texts if prev_end <= a and b <= start])
-        joined = _GAP.fullmatch(blanked) or (blanked != gap and _GAP_AFTER_TEXT.fullmatch(blanked))
+        joined = _GAP.fullmatch(gap)
+        if not joined and mentions._options and spans is not mentions.texts:
+            if texts is None:
+                texts = [(a, b) for a, b, _ in mentions.texts]
+            blanked = _blank(gap, [(a - prev_end, b - prev_end) for a, b in texts if prev_end <= a and b <= start])
+            joined = blanked != gap and _GAP_AFTER_TEXT.fullmatch(blanked)
         if joined:
             runs[-1].append(letter)
         else:
@@ -473,6 +490,8 @@ def _line_verdicts(s: str, n: int, options) -> frozenset[str] | str | None:
     ✓ |", "- Paper: ✗", "**C. Glass** – No."): the options marked yes, when every option is marked
     (CONFLICT when an option gets two different marks)."""
     marks: dict[str, bool] = {}
+    if "\n" not in s or not _MARK.search(s):
+        return None
     for line in s.splitlines():
         if not _MARK.search(line):
             continue
@@ -550,12 +569,12 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
     correct options are:\\n- B. iron forging\\n- C. wheel-thrown pottery"), a reply that is only such
     a list ("C\\nD", "1. C — lost-wax casting\\n2. D — coil"), per-option verdicts."""
     valid = set(letters_for(n))
-    starts = [(0, False)]
-    for m in re.finditer(r"\n", s):
+    starts = [(0, False)] if "\n" in s and _ITEM.match(s) else []
+    for m in _LINE_ENDS_COLON.finditer(s):
         line_start = s.rfind("\n", 0, m.start()) + 1
-        intro = s[line_start:m.start()]
+        intro = s[line_start:m.end()]
         if _INTRO.search(intro) and not WALKTHROUGH.search(intro):
-            starts.append((m.end(), True))
+            starts.append((m.end() + 1, True))
     for start, introduced in starts:
         got, end = _item_block(s, start, n, options)
         if got is None:
@@ -578,16 +597,16 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
 # Availability said of a group of options: "C and D would not have been available", "A and B were
 # in use", "Not available: C, D". Which group answers depends on the question (``asks``).
 _UNAVAILABLE = re.compile(
-    r"\b(?:would\s+not|wouldn't|were\s+not|weren't|was\s+not|wasn't|could\s+not|couldn't|did\s+not|didn't|had\s+not|hadn't|not)"
+    r"(?=[wcdhnuaimWCDHNUAIM不尚没])(?:\b(?:would\s+not|wouldn't|were\s+not|weren't|was\s+not|wasn't|could\s+not|couldn't|did\s+not|didn't|had\s+not|hadn't|not)"
     r"\s+(?:have\s+been\s+|yet\s+(?:be(?:en)?\s+)?|be\s+)?(?:available|exist(?:ed)?|in\s+use|known|invented|developed|around|possible)\b"
     r"|\bunavailable\b|\banachronistic\b|\b(?:came|come|appeared|arrived|were\s+(?:invented|developed|introduced))\s+(?:much\s+|far\s+)?later\b"
     r"|\b(?:are|is|were)\s+(?:all\s+|both\s+)?(?:modern|later|too\s+late|much\s+later)\b|\bnot\s+yet\b|不可能|尚未|没有出现|不存在"
-    r"|\b(?:would|were|was|did|could|had)\s*(?:not|n't)\s*$",  # "..., porcelain would not."
+    r"|\b(?:would|were|was|did|could|had)\s*(?:not|n't)\s*$)",  # "..., porcelain would not."
     re.IGNORECASE)
 _AVAILABLE = re.compile(
-    r"\b(?:would\s+have\s+been|were|was|are|is)\s+(?:all\s+|both\s+|already\s+|readily\s+|widely\s+)?(?:available|in\s+use|known|used|practi[cs]ed)\b"
+    r"(?=[wiaeWIAE已可])(?:\b(?:would\s+have\s+been|were|was|are|is)\s+(?:all\s+|both\s+|already\s+|readily\s+|widely\s+)?(?:available|in\s+use|known|used|practi[cs]ed)\b"
     r"|\b(?:existed|available)\b|已经存在|已有|可用"
-    r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$", re.IGNORECASE)  # "..., while A and B were."
+    r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$)", re.IGNORECASE)  # "..., while A and B were."
 _GROUP_SPLIT = re.compile(r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s")
 POLARITY = {"available": False, "unavailable": True}  # asks -> the answer is the group said unavailable?
 
@@ -671,7 +690,11 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     listing = _is_options_listing(s)
     structures_done = False
     covered: list[tuple[int, int]] = []
+    fallbacks = False
     for how, lo, hi, final in regions(s):
+        if how in ("weak", "all") and not fallbacks:
+            fallbacks = True
+            yield FALLBACKS
         region = s[lo:hi]
         if how == "bold":
             continue

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.letters import letters_for
 from chronotasks.scoring.reply_text import (
@@ -248,7 +248,11 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
     """The orderings of ``items`` a normalised reply states, in the order a grader reads them."""
     t = _prepare(s)
     structured_done = False
+    fallbacks = False
     for how, lo, hi, final in regions(t):
+        if how in ("weak", "all") and not fallbacks:
+            fallbacks = True
+            yield FALLBACKS
         if how == "bold":
             continue
         if how == "line":

@@ -234,7 +234,7 @@ def _is_final(low: str, cue_start: int, cue_end: int) -> bool:
 def _bold_answers(s: str) -> list[tuple[int, int]]:
     """The bold spans of s that end their line ("The answer is **B**.", a line "**B**"); bold
     headers of a walkthrough ("- **A. Paper**: ...") and names in bold inside a sentence are not."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     for a, b in getattr(s, "bold", ()):
         line_end = s.find("\n", b)
         rest = s[b:len(s) if line_end < 0 else line_end]
@@ -257,7 +257,8 @@ def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
     last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
         corrected = i < last_epoch
-        for m in reversed(list(STRONG_CUE.finditer(low, start, end))):
+        cues = list(STRONG_CUE.finditer(low, start, end))
+        for m in reversed(cues):
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
                 yield "cue", m.end(), end, corrected or _is_final(low, m.start(), m.end())
         if i == 0:
@@ -265,11 +266,12 @@ def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
             closing = None
             for closing in _CLOSING.finditer(low, max(tail_start, start), end):
                 pass
-            if closing is not None:
+            if closing is not None and not (cues and cues[-1].end() >= closing.start()):  # not "The answer is B."
                 yield "closing", closing.end(), end, corrected or _is_final(low, closing.start(), closing.end())
-            for a, b in reversed(_bold_answers(s)):
-                if a >= start:
-                    yield "bold", a, b, corrected
+            if getattr(s, "bold", ()):
+                for a, b in reversed(_bold_answers(s)):
+                    if a >= start:
+                        yield "bold", a, b, corrected
         if corrected:  # text after a self-correction
             for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
                 yield "cue", m.end(), end, True
