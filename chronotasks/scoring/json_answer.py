@@ -116,8 +116,8 @@ def json_answer(text: Any, keys: Iterable[str] = ANSWER_KEYS) -> tuple[int, str]
     if not answers:
         stripped = s.strip()
         if stripped.startswith("[") and stripped.endswith("]"):
-            array = extract_json_array(stripped)
-            if array is not None and all(isinstance(v, (str, int)) for v in array):
+            array = _loads(stripped)  # the whole reply is one array (not "[3,1,2,0]\n[3,1,0,2]")
+            if isinstance(array, list) and all(isinstance(v, (str, int)) for v in array):
                 return s.find("["), ", ".join(str(v).strip() for v in array)
         return None
     distinct = {a for _, a in answers}

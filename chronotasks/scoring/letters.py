@@ -530,7 +530,7 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     got = _set_in_clause(m.group(1), n, None)
     if got in (None, CONFLICT):
         return got
-    tail = first_clause(rest)
+    tail = first_clause(rest.lstrip(" .;,)"))  # "B, C. D is also possible." hedges in the next sentence
     if HEDGE.search(lower(tail)) and any(c not in got for c in Mentions(tail, n, options).all()):
         return CONFLICT
     return got
@@ -694,6 +694,8 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     for how, lo, hi, final in regions(s):
         if how in ("weak", "all") and not fallbacks:
             fallbacks = True
+            if k is None:  # after the answer lines: "C and D would not have been available. A and B would."
+                yield _polarity(s, n, options, asks)
             yield FALLBACKS
         region = s[lo:hi]
         if how == "bold":
@@ -702,10 +704,10 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
             if not structures_done:
                 structures_done = True
                 yield from _structures(s, n, options, k, covered)
-                if k is None:
-                    yield _polarity(s, n, options, asks)
             if listing or any(a <= lo <= b for a, b in covered):
                 continue
+            if k is None and (_UNAVAILABLE.search(first_clause(region)) or _AVAILABLE.search(first_clause(region))):
+                continue  # a group said (not) available: which group answers is the polarity's call
             got = _lead_list(region, n, options)
             if got is not None:
                 only_list = _LEAD_LIST.fullmatch(region.strip().rstrip(".")) is not None

@@ -44,7 +44,7 @@ _COMPACT = re.compile(r"[A-Za-z]{2,26}")
 _LOWER_LIST = re.compile(r"[a-z](?:\s*[,>\-→ ]\s*[a-z])+")
 _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
 _PAREN = re.compile(r"\([^()\n]{2,80}\)|\[[^\[\]\n]{2,80}\]")
-_SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;|:)?\s*"
+_SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;)?\s*"
         r"(?:(?:and\s+)?(?:then|finally|lastly|next|last)\s*,?\s*|and\s+|followed\s+by\s+|其次是|然后是|最后是|再到|到)?")
 # matched on lower(text)
 _OLDEST = re.compile(r"\b(?:oldest|earliest|most\s+ancient)\b|最早|最古老|最老|最旧")
@@ -177,6 +177,36 @@ def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
     return value
 
 
+_ITEM_ONLY = re.compile(r"\s*(?:$|[-–—:(,]|\.(?:\s|$))")  # "- C", "- C – Harappan seal", not "- A is Harappan"
+_BULLET = re.compile(r"^[ \t]*[-*•+][ \t]*(.*)$", re.MULTILINE)
+
+
+def _bulleted(s: str, items: _Items, raw: str) -> tuple | None:
+    """ "From oldest to newest:\n- C\n- A\n- D\n- B": n bullet lines in a row, each naming one item."""
+    block: list[str] = []
+    first = None
+    last_end = -1
+    for m in _BULLET.finditer(s):
+        tokens = items.single.findall(m.group(1)[:12])
+        contiguous = last_end >= 0 and not s[last_end:m.start()].strip()
+        head = items.single.match(m.group(1).strip())
+        if len(set(tokens)) != 1 or not head or not _ITEM_ONLY.match(m.group(1).strip(), head.end()):
+            if block:
+                break
+            continue
+        if block and not contiguous:
+            break
+        block.append(tokens[0])
+        first = m.start() if first is None else first
+        last_end = m.end()
+    if len(block) != items.n:
+        return None
+    value = items.value(block)
+    if value is not None and _direction(raw, first, first) < 0:
+        value = tuple(reversed(value))
+    return value
+
+
 def _table(s: str, items: _Items) -> tuple | None:
     """A markdown table with one item cell and one rank cell (1..n) per row."""
     if items.base is not None or "|" not in s:
@@ -258,7 +288,7 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
         if how == "line":
             if not structured_done:
                 structured_done = True
-                for structured in (_numbered(t, items, s), _table(t, items)):
+                for structured in (_numbered(t, items, s), _table(t, items), _bulleted(t, items, s)):
                     yield Candidate(structured, 0, "structure")
             yield Candidate(_one(_runs(t, items, lo, hi, s)), lo, how)
         elif how == "all":

@@ -79,13 +79,19 @@ _RATING_CUE = re.compile(r"(?:rating|评分|评级|评价|等级|结论|verdict|
 _CLAUSE = re.compile(r"(?<=\w)\.(?=\s|$)|[\n;!?]|\bbut\b|\bbecause\b|，|。")
 
 
+_PARTLY = re.compile(r"\b(?:partially|partly|somewhat|conditionally|half)[\s-]+$", re.IGNORECASE)
+
+
 def _levels(segment: str) -> list[str]:
-    """The levels named in a segment, in order ("not good" is no level)."""
+    """The levels named in a segment, in order ("not good" is no level; "partially accept" is
+    neither verdict: no level)."""
     found = []
     for m in _LEVEL.finditer(segment):
         word = m.group(0).lower()
         if word in _LEVEL_RANK and re.search(r"\bnot\s+$", segment[: m.start()].lower()):
             continue
+        if _PARTLY.search(segment[: m.start()]):
+            return []
         found.append(_ZH_LEVELS.get(word) or _SYNONYMS.get(word, word))
     return found
 

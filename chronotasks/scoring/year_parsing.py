@@ -36,7 +36,7 @@ _RANGE = re.compile(
     r"|\bbetween\s+(\d{4})\s+and\s+(\d{4})",
 )  # on lower(text)
 # the nearest cue before a year says what the year is: the pick, an estimate, or evidence
-_PICK = (r"final\s+answer|answer|estimated\s+year|year|estimate(?:d)?|my\s+(?:best\s+)?guess|best\s+guess|most\s+likely|"
+_PICK = (r"final\s+answer|answer|estimated\s+year|year(?!\s+(?:of|when|in\s+which|that)\b)|estimate(?:d)?|my\s+(?:best\s+)?guess|best\s+guess|most\s+likely|"
          r"probably|i'?d\s+say|i\s+would\s+say|i'?ll\s+say|i\s+think|i\s+believe|revise\s+(?:it\s+|my\s+answer\s+)?to|"
          r"go\s+with|going\s+with|settle\s+on|i\s+estimate|final|答案|估计|推测|判断|应该是|应为|年份|我认为")
 _ESTIMATE = (r"taken|shot|photographed|captured|snapped|dates?\s+(?:to|from)|dated|from|around|about|circa|c\.|ca\.|approx\.?|"
@@ -51,6 +51,8 @@ _BARE_LINE = re.compile(
     r"(\d{4})\s*(?:年)?\s*(?:左右)?\s*(?:\([^()]*\)|\[[^\[\]]*\]|ad|ce)?\W*$",
     re.IGNORECASE,
 )
+# "..., or possibly 2017", "maybe 1986": a year offered as an alternative to another
+_ALTERNATIVE = re.compile(r"\b(?:or|maybe|perhaps|possibly)\s+(?:possibly\s+|perhaps\s+|maybe\s+|even\s+|also\s+)?(?:in\s+|around\s+)?(\d{4})(?!\d)")
 _MODEL_AFTER = re.compile(r"\s+[A-Z][a-z]")  # "a 1957 Chevrolet", "the 2008 Olympics"
 # "2012-05-14", "2012/05/14", "2012年5月": a date stands for its year
 # ("2016-08" is a month; "2010-12" stays a range)
@@ -180,7 +182,11 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
     chosen = {y for t, y, _ in mentions if t == top}
     if len(chosen) != 1 or "range" in chosen:
         return CONFLICT
-    return chosen.pop()
+    year = chosen.pop()
+    alternatives = {int(m.group(1)) for m in _ALTERNATIVE.finditer(low, start)} & {y for _, y, _ in mentions}
+    if alternatives - {year}:
+        return CONFLICT  # "2016, ... or possibly 2017"
+    return year
 
 
 def year_candidates(s: str, lo: int, hi: int) -> Iterator[Candidate]:

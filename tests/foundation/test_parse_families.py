@@ -148,6 +148,8 @@ def test_family_d_item_lines_with_option_texts():
     (ORDER, "B is the most recent; before it comes D, before that A, and C is the oldest.", ("C", "A", "D", "B")),
     (INDICES, "From most recent to oldest: 2, 0, 1, 3", (3, 1, 0, 2)),
     (ORDER, "按从新到旧的顺序：B、D、A、C", ("C", "A", "D", "B")),
+    (ORDER, "From oldest to newest:\n- C\n- A\n- D\n- B", ("C", "A", "D", "B")),
+    (ORDER, "Looking at the styles:\n- A is Harappan\n- B is Mughal\n- C is Gupta\n- D is colonial", None),
 ])
 def test_family_e_direction(space, reply, expected):
     assert read(space, reply) == expected
@@ -179,6 +181,7 @@ def test_family_f_json_variants(space, reply, expected):
     (YEAR, "Not 1968 — the banners and the stadium point to the 1972 Munich Games. Year: 1972", None, 1972),
     (SET, "Everything but B.", None, S("ACD")),
     (SET, "All of them except paper.", MATERIALS, S("BCD")),
+    (ORDER, "C, A, D, B. Actually, D might be older than A: C, D, A, B.", None, ("C", "D", "A", "B")),
     (LOC, "It is not Song; the answer is Yuan.", DYNASTIES, "C"),
 ])
 def test_family_g_revisions_and_negations(space, reply, options, expected):
@@ -196,6 +199,9 @@ def test_family_g_revisions_and_negations(space, reply, options, expected):
     (EARLIER, "Image 1 image 1 image 2 image 1 image 2 image 2 image 1 image 2"),
     (NEWS, 'The answer is either {"answer": "1"} or {"answer": "3"}.'),
     (PERIOD, "明末清初"),
+    (INDICES, "[3,1,2,0]\n[3,1,0,2]"),
+    (YEAR, "This was taken in 2016, the year of the Rio Olympics, or possibly 2017."),
+    (SET, "B, C\n\nAnswer: B, C, D"),
 ])
 def test_family_h_two_answers_and_hedges(space, reply):
     assert read(space, reply) is None
@@ -207,6 +213,7 @@ def test_family_h_two_answers_and_hedges(space, reply):
 # choose: B") is committed.
 @pytest.mark.parametrize("space,reply,options,expected", [
     (LETTER, "Answer: A (but C is also possible)", None, None),
+    (SET, "B, C. D is also possible.", TECHNIQUES, None),
     (LETTER, "Answer: A, though I'm not fully certain.", None, "A"),
     (LOC, "It's hard to be sure from one photo. If forced: Yuan.", DYNASTIES, "C"),
     (LETTER, "I can't be certain, but if I had to choose: B", None, "B"),
@@ -231,6 +238,8 @@ def test_family_i_caveats(space, reply, options, expected):
     ("judging", '{"analysis": "The map shows the German Confederation.", "rating": "Accept"}', True),
     ("judging", "{'analysis': 'Unified Italy is anachronistic', 'rating': 'Not accept'}", False),
     ("judging", "RATING: Very poor / Poor / Good / Very good / Excellent", None),
+    ("judging", "RATING: Partially accept", None),
+    ("standard", "Yes. However, the dog's eyes look young, so no.", None),
 ])
 def test_family_j_verdicts(prompt, reply, expected):
     assert parse_verdict(reply, prompt) is expected
