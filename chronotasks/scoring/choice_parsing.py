@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
-from chronotasks.scoring.json_answer import json_answer
+from chronotasks.scoring.json_answer import extract_json, json_answer
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     CORRECTION,
@@ -104,11 +104,22 @@ def _value(text: str, choices: list[str], asks: str | None) -> str | None:
     return None
 
 
+_THAN = re.compile(r"\s+than\s+")
+
+
 def _compared(s: str, choices: list[str], asks: str) -> str | None:
-    """ "Image 1 is earlier" -> 1; "Image 2 is newer than Image 1" -> 1 (two choices); "第一张更早" -> 1."""
+    """ "Image 1 is earlier" -> 1; "Image 2 is newer than Image 1" -> 1 (two choices); "it is older
+    than the second image" -> 1 (what it is compared with is the other one); "第一张更早" -> 1."""
     votes = set()
     mentions = _mentions(s, choices, bare_numbers=False)
     for m in _COMPARE.finditer(lower(s)):
+        earlier = m.lastgroup in ("earlier", "zh_earlier")
+        than = _THAN.match(s, m.end())
+        compared_with = [c for start, end, c in mentions if than and start == than.end()] if not m.lastgroup.startswith("zh") else []
+        if compared_with and len(choices) == 2 and compared_with[0] in choices:
+            other = choices[1 - choices.index(compared_with[0])]
+            votes.add(other if earlier else compared_with[0])
+            continue
         before = [c for start, end, c in mentions if end <= m.start() and m.start() - end <= 25
                   and not re.search(r"[.;\n]", s[end:m.start()])]
         if not before:
@@ -119,7 +130,6 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
             prev = [(start, end) for start, end, c in mentions if end <= m.start()]
             if "比" in s[prev[-2][1]:prev[-1][0]]:
                 subject = before[-2]
-        earlier = m.lastgroup in ("earlier", "zh_earlier")
         if earlier:
             votes.add(subject)
         elif len(choices) == 2 and subject in choices:
@@ -140,6 +150,11 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             clause = first_clause(s[revision.end():])
             value = (_compared(clause, choices, asks) if asks else None) or _value(clause, choices, asks) if clause.strip() else None
             yield Candidate(value, revision.end(), "cue", True)
+        for text in _reasoning(s, field[0]):
+            # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
+            stated = decide(choice_candidates(normalize(text), choices, key, asks))
+            if stated is not None:
+                yield Candidate(stated, s.rfind("}") + 1, "cue")
         return
     fragment = re.search(r'["\']?' + re.escape(key) + r'["\']?\s*[:=]\s*["\']?([^"\'},\n]+)', s, re.IGNORECASE)
     if fragment:
@@ -174,6 +189,19 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             yield Candidate(c if c in choices else CONFLICT, lo, how, final)
         elif len(named) > 1:
             yield Candidate(CONFLICT, lo, how, final)
+
+
+_REASONING_KEYS = re.compile(r"think|reason|analy|conclu|step_?3|summary|分析|推理|结论", re.IGNORECASE)
+
+
+def _reasoning(s: str, json_at: int) -> list[str]:
+    """The reasoning around a JSON answer: the prose before it, and its reasoning fields
+    ("thinking", "reasoning_path", "conclusion")."""
+    texts = [s[:json_at]] if s[:json_at].strip() else []
+    obj = extract_json(s[json_at:])
+    if isinstance(obj, dict):
+        texts += [v for k, v in obj.items() if isinstance(v, str) and _REASONING_KEYS.search(str(k))]
+    return texts
 
 
 def parse_choice(text, choices: Iterable[str] = ("1", "2"), key: str = "answer", asks: str | None = None) -> str | None:

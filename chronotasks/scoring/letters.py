@@ -95,7 +95,7 @@ _ASIDE = re.compile(r"\((?=[^()\n]*[A-Za-z]{2}|[^()\n]*[\u4e00-\u9fff])[^()\n]{1
 _ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)]|\(\d{1,2}\))?[ \t]*(?:(?i:options?|artifacts?|artefacts?|images?|letters?|choices?)[ \t]*#?[ \t]*)?"
                    r"\(?([A-Z])(?![A-Za-z0-9])\)?[ \t]*(?:[.):\-–—](?![ \t]*\(?[A-Z](?![A-Za-z0-9]))|$)", re.MULTILINE)
 # After an option's text at the start of an item line: the line ends or goes on after a separator.
-_AFTER_ITEM_TEXT = re.compile(r"[ \t]*(?:$|[:：(（,\-–—]|\.(?:\s|$))")
+_AFTER_ITEM_TEXT = re.compile(r"[ \t]*(?:\([^()\n]*\)[ \t]*|（[^（）\n]*）[ \t]*)?(?:$|[:：,\-–—]|\.(?:\s|$))")  # not "Stone (B) was available"
 _LINE_ENDS_COLON = re.compile(r"[:：][ \t]*(?=\n)")
 # A line that introduces the answer as a list: "The correct options are:", "The three ... are:"
 _INTRO = re.compile(r"(?:\b(?:are|is|answers?|correct|select(?:ed)?|cho(?:ose|sen)|would(?:\s+not)?\s+have\s+been\s+\w+|were)\b[^\n]{0,40}|答案[^\n]{0,10}|是)[:：]\s*$", re.IGNORECASE)
@@ -485,15 +485,24 @@ def _verdicts(s: str, n: int) -> frozenset[str] | None:
     return None
 
 
-def _line_verdicts(s: str, n: int, options) -> frozenset[str] | str | None:
+_ABOUT_AVAILABILITY = re.compile(r"avail|exist|in\s+use|anachron|invented|可用|存在", re.IGNORECASE)
+_NOT_AVAILABLE_HEADER = re.compile(r"not\s+avail|unavail|anachron|not\s+(?:yet\s+)?(?:exist|invented)|不可用|不存在", re.IGNORECASE)
+
+
+def _line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozenset[str] | str | None:
     """Per-option lines or table rows, each naming one option and marking it ("| B | iron forging |
     ✓ |", "- Paper: ✗", "**C. Glass** – No."): the options marked yes, when every option is marked
-    (CONFLICT when an option gets two different marks)."""
+    (CONFLICT when an option gets two different marks). Marks under a header or beside words about
+    availability ("| Available? |") say whether an option was available, not whether it answers:
+    they are read with the question's polarity (``asks``), and give CONFLICT without it."""
     marks: dict[str, bool] = {}
     if "\n" not in s or not _MARK.search(s):
         return None
+    context = []
     for line in s.splitlines():
         if not _MARK.search(line):
+            if line.lstrip().startswith("|") or line.rstrip().endswith(":"):
+                context.append(line)  # a table header, a line introducing the verdicts
             continue
         m = Mentions(line.replace("|", " "), n, options)
         named = {c for _, _, c in m.letters} or {c for _, _, c in m.texts}
@@ -508,9 +517,16 @@ def _line_verdicts(s: str, n: int, options) -> frozenset[str] | str | None:
         if marks.get(letter, ok) != ok:
             return CONFLICT
         marks[letter] = ok
-    if len(marks) >= 2 and set(marks) == set(letters_for(n)):
-        return frozenset(c for c, ok in marks.items() if ok)
-    return None
+        context.append(line[:max(b for _, b, _ in spans)] + " " + line[after.end():])
+    if not (len(marks) >= 2 and set(marks) == set(letters_for(n))):
+        return None
+    described = " ".join(context)
+    if _ABOUT_AVAILABILITY.search(described):
+        if asks not in POLARITY:
+            return CONFLICT
+        marked_unavailable = _NOT_AVAILABLE_HEADER.search(described) is not None
+        return frozenset(c for c, ok in marks.items() if (ok == marked_unavailable) == POLARITY[asks])
+    return frozenset(c for c, ok in marks.items() if ok)
 
 
 def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
@@ -564,7 +580,7 @@ def _item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | N
     return frozenset(picked), end
 
 
-def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int, int]]) -> Iterator[Candidate]:
+def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int, int]], asks: str | None = None) -> Iterator[Candidate]:
     """Answers given as structure: a list of options under a line that introduces the answer ("The
     correct options are:\\n- B. iron forging\\n- C. wheel-thrown pottery"), a reply that is only such
     a list ("C\\nD", "1. C — lost-wax casting\\n2. D — coil"), per-option verdicts."""
@@ -589,7 +605,7 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
             continue
         covered.append((start, end))
         yield Candidate(value, start, "structure")
-    verdicts = _line_verdicts(s, n, options)
+    verdicts = _line_verdicts(s, n, options, asks)
     if verdicts is not None:
         yield Candidate(verdicts, 0, "structure")
 
@@ -703,7 +719,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
         if how == "line":
             if not structures_done:
                 structures_done = True
-                yield from _structures(s, n, options, k, covered)
+                yield from _structures(s, n, options, k, covered, asks)
             if listing or any(a <= lo <= b for a, b in covered):
                 continue
             if k is None and (_UNAVAILABLE.search(first_clause(region)) or _AVAILABLE.search(first_clause(region))):

@@ -68,7 +68,8 @@ class _Items:
     def __init__(self, n: int, base: int | None, one_based: bool = False) -> None:
         self.n, self.base, self.one_based = n, base, one_based
         if base is None:
-            self.token = r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])"
+            # "I" is the pronoun ("...; I can't choose") unless a ninth item exists
+            self.token = r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])" if n >= 9 else r"(?<![A-Za-z0-9])[A-HJ-Z](?![A-Za-z0-9])"
             self.valid = list(letters_for(n))
         else:
             self.token = r"(?<![\w.])\d(?!\d|\.\d)"

@@ -280,3 +280,36 @@ def test_a_reply_cut_off_mid_walkthrough_gives_no_answer():
     answered_first = ("B. Early Modern Period (1526 - 1858 AD)\n\n" + "The coin has Persian inscriptions which were used "
                       "during the Mughal period. " * 8 + "The Early Modern Period is the period when the Mughal")
     assert read(LETTER, answered_first, PERIODS) == "B"
+
+
+# ---- found by blind batch 2 (families, written afresh here; the batch's own rows are in the corpus) -----------
+AVAILABILITY_TABLE = ("| Option | Material | Available? |\n|---|---|---|\n| A | Paper | ✅ Yes |\n| B | Stone | ✅ Yes |\n"
+                      "| C | Synthetic pigments | ❌ No |\n| D | Gold | ✅ Yes |")
+
+
+@pytest.mark.parametrize("asks,expected", [("unavailable", S("C")), ("available", S("ABD")), (None, None)])
+def test_marks_under_an_availability_header_follow_the_questions_polarity(asks, expected):
+    """✅/❌ in an "Available?" column say whether an option was available, not whether it answers."""
+    assert AnswerSpace("letter_set", n=4, asks=asks).parse(AVAILABILITY_TABLE, MATERIALS) == expected
+
+
+@pytest.mark.parametrize("reply,expected", [
+    ('Image 2 is earlier because the cars are older.\n\n{"thinking": "Image 2 shows older cars", "answer": "1"}', None),
+    ('{"thinking": "The second photo shows wool jerseys, so it is older than the first image.", "answer": "2"}', "2"),
+    ('{"thinking": "Image 1 is grayscale, but its phones are modern, so it was taken later than Image 2.", "answer": "2"}', "2"),
+    ('{"reasoning_path": "Image 2 has a round beacon, so it was taken earlier than Image 1.", "answer": "1"}', None),
+])
+def test_a_json_answer_contradicted_by_its_own_reasoning_is_no_answer(reply, expected):
+    assert read(EARLIER, reply) == expected
+
+
+def test_item_lists_end_where_prose_starts():
+    reply = ("Materials that would not have been available:\n\n- **A. Paper** — reached India much later.\n"
+             "- **C. Synthetic pigments** — 19th-century chemistry.\n\nStone (B) was available, and gold (D) was worked early.\n\n"
+             "**Answer: A, C**")
+    assert read(SET, reply, MATERIALS) == S("AC")
+
+
+def test_two_orderings_offered_with_a_pronoun_after_them():
+    reply = "The sequence is either C, A, B, D or C, B, A, D; I can't choose between them."
+    assert read(ORDER, reply) is None
