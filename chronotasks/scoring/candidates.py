@@ -22,8 +22,7 @@ committed statement was found.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 CONFLICT = "conflict"  # a statement that gives no single answer: the reply gives none
 
@@ -35,8 +34,7 @@ COMMITTED = frozenset(("bare", "json", "cue", "closing", "bold", "structure", "l
 FALLBACK = frozenset(("lead", "weak", "all"))
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """An answer the reply states: ``value`` (an answer of the space, or ``CONFLICT``), where it
     starts in the normalised reply, how it was found (``COMMITTED`` or ``FALLBACK`` kinds), and
     whether it is stated as the final answer (after a self-correction, "Final answer:", "so")."""

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
-from chronotasks.scoring.json_answer import extract_json, json_answer
+from chronotasks.scoring.json_answer import json_answer, json_values
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     CORRECTION,
@@ -142,7 +142,8 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
 
 def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) -> Iterator[Candidate]:
     """The choices a normalised reply states, in the order a grader reads them."""
-    field = json_answer(s, (key.lower(), "final_answer", "answer"))
+    objects = json_values(s)
+    field = json_answer(s, (key.lower(), "final_answer", "answer"), objects)
     if field is not None:
         yield Candidate((_value(field[1], choices, asks) if field[1] else None) or CONFLICT, field[0], "json", True)
         revision = CORRECTION.search(lower(s), s.rfind("}") + 1)
@@ -150,11 +151,10 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             clause = first_clause(s[revision.end():])
             value = (_compared(clause, choices, asks) if asks else None) or _value(clause, choices, asks) if clause.strip() else None
             yield Candidate(value, revision.end(), "cue", True)
-        for text in _reasoning(s, field[0]):
-            # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
-            stated = decide(choice_candidates(normalize(text), choices, key, asks))
-            if stated is not None:
-                yield Candidate(stated, s.rfind("}") + 1, "cue")
+        if asks:
+            for text in _reasoning(s, field[0], objects):
+                # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
+                yield Candidate(_concluded(text, choices, asks), s.rfind("}") + 1, "cue")
         return
     fragment = re.search(r'["\']?' + re.escape(key) + r'["\']?\s*[:=]\s*["\']?([^"\'},\n]+)', s, re.IGNORECASE)
     if fragment:
@@ -194,11 +194,26 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
 _REASONING_KEYS = re.compile(r"think|reason|analy|conclu|step_?3|summary|分析|推理|结论", re.IGNORECASE)
 
 
-def _reasoning(s: str, json_at: int) -> list[str]:
+_SENTENCE_MARK = re.compile(r"[.!?。\n]")
+
+
+def _concluded(text: str, choices: list[str], asks: str) -> str | None:
+    """The choice the last sentence of a reasoning text states by comparison ("Therefore Image 1
+    predates Image 2."), or None."""
+    text = text[-400:].rstrip(" \n.!?。")
+    marks = [m.end() for m in _SENTENCE_MARK.finditer(text)]
+    sentence = normalize(text[marks[-1] if marks else 0:])
+    if not _COMPARE.search(lower(sentence)):
+        return None
+    cue = re.search(r"\b(?:so|therefore|thus|hence|overall|in\s+conclusion)\b,?", sentence, re.IGNORECASE)
+    return _compared(first_clause(sentence[cue.end():] if cue else sentence), choices, asks)
+
+
+def _reasoning(s: str, json_at: int, objects: list) -> list[str]:
     """The reasoning around a JSON answer: the prose before it, and its reasoning fields
     ("thinking", "reasoning_path", "conclusion")."""
     texts = [s[:json_at]] if s[:json_at].strip() else []
-    obj = extract_json(s[json_at:])
+    obj = next((value for at, value in objects if at == json_at), None)
     if isinstance(obj, dict):
         texts += [v for k, v in obj.items() if isinstance(v, str) and _REASONING_KEYS.search(str(k))]
     return texts

@@ -102,14 +102,15 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
-def json_answer(text: Any, keys: Iterable[str] = ANSWER_KEYS) -> tuple[int, str] | None:
+def json_answer(text: Any, keys: Iterable[str] = ANSWER_KEYS, objects: list | None = None) -> tuple[int, str] | None:
     """(position, the answer field as text) of a JSON reply ("C, D" for ["C", "D"]); None when the
     reply has no JSON answer; "" (no answer) when several JSON answers disagree and none is marked
     final. Keys are matched in any case; when no object has one of ``keys``, a key that names an
-    answer ("selected_option", "最终选择") counts."""
+    answer ("selected_option", "最终选择") counts. ``objects``: ``json_values(text)``, if the caller
+    has them already."""
     s = "" if text is None else str(text)
     keys = tuple(keys)
-    objects = json_values(s)
+    objects = json_values(s) if objects is None else objects
     answers = _answers(objects, lambda key: key in keys, keys)
     if not answers:
         answers = _answers(objects, lambda key: _ANSWER_LIKE.search(key) is not None, ())

@@ -64,7 +64,7 @@ _OR_BETWEEN = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:,\s*)?(?:or|/|或|还�
 _POSITION = re.compile(r"(?:\b(?:artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?)\s*#?\s*|#|图片?\s*|第)([1-9])(?!\d)(?!\s*(?:st|nd|rd|th)\b)", re.IGNORECASE)
 # "A ✓ B ✗", "A – yes, B – no", "- C. lost-wax casting: ✓"
 _VERDICT = re.compile(r"(?<![A-Za-z0-9])([A-Z])(?![A-Za-z0-9])[^A-Z\n✓✗]{0,50}?(✓|✗|(?i:\byes\b|\bno\b|\bcorrect\b|\bincorrect\b|\btrue\b|\bfalse\b))")
-_MARK = re.compile(r"✓|✗|(?<![\w-])(?:yes|no|correct|incorrect|true|false|applies|does\s+not\s+apply|not\s+applicable)(?![\w-])", re.IGNORECASE)
+_MARK = re.compile(r"(?=[✓✗yYnNcCiItTfFaAdD])(?:✓|✗|(?<![\w-])(?:yes|no|correct|incorrect|true|false|applies|does\s+not\s+apply|not\s+applicable)(?![\w-]))", re.IGNORECASE)
 _NONE_SET = re.compile(
     r"^\s*(?:none\b|no\s+(?:options?|letters?|techniques?|materials?|answers?)\b|neither\b|nothing\b|empty\b)|^\s*(?:都不|均不|全都不|全不|没有|无|以上都不|一个都没有)",
     re.IGNORECASE,
@@ -74,7 +74,7 @@ _ALL_SET = re.compile(
     r"|^\s*(?:都|全部|全都|均|所有)",
     re.IGNORECASE,
 )
-_ALL_BUT = re.compile(r"\b(?:all|everything|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均)", re.IGNORECASE)
+_ALL_BUT = re.compile(r"(?=[aeAE除])\b(?:all|everything|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均)", re.IGNORECASE)
 _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|\bwhereas\b")
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
 _OPTION_LINE = re.compile(r"(?:^\s*[-*•]?\s*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
@@ -98,7 +98,7 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)]|\(\d{1,2}\))?[ \t]*(?:(?i:op
 _AFTER_ITEM_TEXT = re.compile(r"[ \t]*(?:\([^()\n]*\)[ \t]*|（[^（）\n]*）[ \t]*)?(?:$|[:：,\-–—]|\.(?:\s|$))")  # not "Stone (B) was available"
 _LINE_ENDS_COLON = re.compile(r"[:：][ \t]*(?=\n)")
 # A line that introduces the answer as a list: "The correct options are:", "The three ... are:"
-_INTRO = re.compile(r"(?:\b(?:are|is|answers?|correct|select(?:ed)?|cho(?:ose|sen)|would(?:\s+not)?\s+have\s+been\s+\w+|were)\b[^\n]{0,40}|答案[^\n]{0,10}|是)[:：]\s*$", re.IGNORECASE)
+_INTRO = re.compile(r"(?=[aicswAICSW答是])(?:\b(?:are|is|answers?|correct|select(?:ed)?|cho(?:ose|sen)|would(?:\s+not)?\s+have\s+been\s+\w+|were)\b[^\n]{0,40}|答案[^\n]{0,10}|是)[:：]\s*$", re.IGNORECASE)
 
 
 def letters_for(n_options: int) -> str:
@@ -699,6 +699,10 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     if compact is not None:
         yield Candidate(sized(frozenset(compact)) if set(compact) <= set(valid) else CONFLICT, 0, "bare")
         return
+    bare = s.strip(" .。!\"'")
+    if len(bare) <= 60 and _LEAD_LIST.fullmatch(bare):  # "C, D", "A、C、E", "[B, D]": only the answer
+        yield Candidate(sized(_set_in_clause(bare, n, None)), 0, "bare")
+        return
     marked = _verdicts(s, n)
     if marked is not None:
         yield Candidate(sized(marked), 0, "bare")
@@ -710,9 +714,14 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     for how, lo, hi, final in regions(s):
         if how in ("weak", "all") and not fallbacks:
             fallbacks = True
-            if k is None:  # after the answer lines: "C and D would not have been available. A and B would."
+            # after the answer lines: "C and D would not have been available. A and B would." With the
+            # question's polarity the groups are an answer that must agree with the others; without,
+            # two groups are no answer, which matters only when no answer was stated (after FALLBACKS)
+            if k is None and asks in POLARITY:
                 yield _polarity(s, n, options, asks)
             yield FALLBACKS
+            if k is None and asks not in POLARITY:
+                yield _polarity(s, n, options, asks)
         region = s[lo:hi]
         if how == "bold":
             continue

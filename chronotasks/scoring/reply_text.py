@@ -215,8 +215,8 @@ _CLOSING = re.compile(r"\b(?:is|are|was|were|would\s+be|will\s+be|should\s+be)\s
 
 # A line that announces a walkthrough of the options ("Let me go through the options:"): its cue
 # introduces no answer.
-WALKTHROUGH = re.compile(r"\b(?:each|every|evaluat|consider|examin|assess|analy[sz]|look(?:ing)?\s+at|go(?:ing)?\s+through|let\s+me|let's|"
-                         r"breakdown|step)", re.IGNORECASE)
+WALKTHROUGH = re.compile(r"(?=[ecalgbsECALGBS])\b(?:each|every|evaluat|consider|examin|assess|analy[sz]|look(?:ing)?\s+at|go(?:ing)?\s+through|"
+                         r"let\s+me|let's|breakdown|step)", re.IGNORECASE)
 
 
 def _introduces_walkthrough(s: str, low: str, cue_start: int, cue_end: int) -> bool:
