@@ -78,7 +78,7 @@ _ALL_BUT = re.compile(r"(?=[aeAE除])\b(?:all|everything|every\s+(?:option|one|c
 _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|\bwhereas\b")
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
 _OPTION_LINE = re.compile(r"(?:^\s*[-*•]?\s*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
-_LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,]|$)", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,。，：]|$)", re.IGNORECASE)
 _LIST_SEP = r"\s*(?:,|;|&|\band\b|\bplus\b|和|及|与|以及|\s)\s*"
 _LEAD_LIST = re.compile(
     r"^\s*(?:(?:the\s+)?(?:answer|options?|artifacts?|images?|letters?)\s*(?:are|is)?\s*[:.]?\s*)?[\[{'\"]*"
@@ -96,6 +96,8 @@ _ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)]|\(\d{1,2}\))?[ \t]*(?:(?i:op
                    r"\(?([A-Z])(?![A-Za-z0-9])\)?[ \t]*(?:[.):\-–—](?![ \t]*\(?[A-Z](?![A-Za-z0-9]))|$)", re.MULTILINE)
 # After an option's text at the start of an item line: the line ends or goes on after a separator.
 _AFTER_ITEM_TEXT = re.compile(r"[ \t]*(?:\([^()\n]*\)[ \t]*|（[^（）\n]*）[ \t]*)?(?:$|[:：,\-–—]|\.(?:\s|$))")  # not "Stone (B) was available"
+_WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]{2}")
+_ITEM_WORDS = 6  # an answer list names each option ("C — lost-wax casting"); more words describe it
 _LINE_ENDS_COLON = re.compile(r"[:：][ \t]*(?=\n)")
 # A line that introduces the answer as a list: "The correct options are:", "The three ... are:"
 _INTRO = re.compile(r"(?=[aicswAICSW答是])(?:\b(?:are|is|answers?|correct|select(?:ed)?|cho(?:ose|sen)|would(?:\s+not)?\s+have\s+been\s+\w+|were)\b[^\n]{0,40}|答案[^\n]{0,10}|是)[:：]\s*$", re.IGNORECASE)
@@ -271,9 +273,10 @@ def _single(found: list[str], valid: str) -> str | None:
 
 def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = False) -> str | None:
     """The one letter a clause gives (CONFLICT for two, None for none), checking the text after it
-    for a hedge ("... but it could also be B"). ``strict``: no lower-case letter ("is a coin")."""
+    for a hedge ("... but it could also be B"). ``strict`` (a closing "... is X." sentence): no
+    lower-case letter ("is a coin") and no option text ("The Iron Age was after the Bronze Age.")."""
     short = len(clause.strip()) <= 14 and not strict
-    m = Mentions(clause, n, options, allow_lower=short)
+    m = Mentions(clause, n, None if strict else options, allow_lower=short)
     found = m.primary()
     if len(found) > 1 and _OR_BETWEEN.search(clause) is None and m.letters:
         # "C (Early Medieval)" names one option twice; letters decide when they agree
@@ -552,32 +555,37 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     return got
 
 
-def _item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | None, int]:
+def _item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | None, int, int]:
     """The options of the lines from ``start`` on that each start with one ("- B. iron forging",
-    "2. **Artifact E** – a bronze vessel", "C"), blank lines allowed between; (None, start) when
-    there are none. Returns the set and where the block ends."""
+    "2. **Artifact E** – a bronze vessel", "C"), blank lines allowed between; (None, start, 0) when
+    there are none. Returns the set, where the block ends and the most words an item says after
+    its option (a walkthrough says sentences: "B. stone - Stone was widely used for tools.")."""
     picked: list[str] = []
     pos = start
     end = start
+    wordiest = 0
     for line in s[start:].split("\n"):
         line_end = pos + len(line)
         if line.strip():
             m = _ITEM.match(line)
             letter = m.group(1).upper() if m else None
+            after = m.end() if m else 0
             if letter is None and options:
                 texts = option_mentions(line, options)
                 head = line.strip(" \t-*•+0123456789.)(")
                 if (texts and head.lower().startswith(line[texts[0][0]:texts[0][1]].lower())
                         and _AFTER_ITEM_TEXT.match(line, texts[0][1])):
                     letter = string.ascii_uppercase[texts[0][2]]
+                    after = texts[0][1]
             if letter is None:
                 break
             picked.append(letter)
+            wordiest = max(wordiest, len(_WORDS.findall(line[after:])))
             end = line_end
         pos = line_end + 1
     if not picked or len(set(picked)) != len(picked):
-        return None, start
-    return frozenset(picked), end
+        return None, start, 0
+    return frozenset(picked), end, wordiest
 
 
 def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int, int]], asks: str | None = None) -> Iterator[Candidate]:
@@ -592,12 +600,12 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
         if _INTRO.search(intro) and not WALKTHROUGH.search(intro):
             starts.append((m.end() + 1, True))
     for start, introduced in starts:
-        got, end = _item_block(s, start, n, options)
+        got, end, wordiest = _item_block(s, start, n, options)
         if got is None:
             continue
         whole = start == 0 and (end >= len(s.rstrip()) or s[end:end + 2] == "\n\n")
-        if not introduced and (not whole or len(got) < 2 or "\n" not in s[:end]):
-            continue
+        if not introduced and (not whole or len(got) < 2 or "\n" not in s[:end] or wordiest > _ITEM_WORDS):
+            continue  # not a list given as the answer: a walkthrough that says something of each option
         if not introduced and got == valid and k is None:
             continue  # every option, one a line, with no introduction: a walkthrough
         value = got if got <= valid else CONFLICT
@@ -670,7 +678,7 @@ def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | st
     head = region.lstrip(" \t:：=-–—")
     if head.startswith("\n"):
         offset = len(region) - len(head) + len(head) - len(head.lstrip("\n"))
-        got, _ = _item_block(region, offset, n, options)
+        got, _, _ = _item_block(region, offset, n, options)
         if got is not None and (k is None or len(got) == k):
             return got if got <= set(letters_for(n)) else CONFLICT
     return _set_in_clause(first_clause(region), n, options)

@@ -209,8 +209,9 @@ _FINAL_MARK = re.compile(
     r"\b(?:final(?:ly)?|so|therefore|thus|hence|overall|ultimately|consequently|in\s+conclusion|in\s+summary|to\s+conclude|"
     r"in\s+the\s+end|all\s+in\s+all|on\s+balance)\b|最终|最后|因此|所以|综上|总之|故"
 )
-# "... the image from the same year is Image 1.": a closing sentence that ends in its answer
-_CLOSING = re.compile(r"\b(?:is|are|was|were|would\s+be|will\s+be|should\s+be)\s+(?=[^\n]{1,40}$)")
+# "... the image from the same year is Image 1.", "The artifact that differs is artifact C.": a
+# sentence that ends in its answer after "is" (the reader decides whether the end is an answer)
+_CLOSING = re.compile(r"\b(?:is|are|was|were|would\s+be|will\s+be|should\s+be)\s+(?=[^\n.!?。;]{1,30}(?:[.!?。;]|\n|$))")
 
 
 # A line that announces a walkthrough of the options ("Let me go through the options:"): its cue
@@ -262,12 +263,10 @@ def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
                 yield "cue", m.end(), end, corrected or _is_final(low, m.start(), m.end())
         if i == 0:
-            tail_start = s.rfind("\n", start, end) + 1
-            closing = None
-            for closing in _CLOSING.finditer(low, max(tail_start, start), end):
-                pass
-            if closing is not None and not (cues and cues[-1].end() >= closing.start()):  # not "The answer is B."
-                yield "closing", closing.end(), end, corrected or _is_final(low, closing.start(), closing.end())
+            cue_ends = {m.end() for m in cues}
+            for closing in reversed(list(_CLOSING.finditer(low, start, end))):
+                if closing.end() not in cue_ends:  # not "The answer is B." again
+                    yield "closing", closing.end(), end, corrected or _is_final(low, closing.start(), closing.end())
             if getattr(s, "bold", ()):
                 for a, b in reversed(_bold_answers(s)):
                     if a >= start:
@@ -293,14 +292,23 @@ _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 
 
 def cut_off(s: str) -> int | None:
-    """Where the last, unfinished sentence starts when a long reply stops mid-sentence (the token
-    limit): nothing there is an answer. None for a reply that ends properly (or is short)."""
-    if len(s) < 300 or not s or s[-1] in _TERMINAL:
+    """Where the last, unfinished sentence starts when a reply stops mid-sentence (the token
+    limit): nothing there is an answer. None for a reply that ends properly. A long reply (300+
+    characters) is cut off when its last line is a sentence of six or more words without a full
+    stop; a shorter one (150+) when its other lines all end in one and the last, of four or more
+    words, does not ("A. paper - Paper was not ...\nC. synthetic pigments - Synthetic")."""
+    if len(s) < 150 or not s or s[-1] in _TERMINAL:
         return None
     line_start = s.rfind("\n") + 1
     last_line = s[line_start:]
-    if len(_WORD.findall(last_line)) < 6 or re.search(r"(?<![A-Za-z])[A-Z]$|\d$", last_line):
+    words = len(_WORD.findall(last_line))
+    if re.search(r"(?<![A-Za-z])[A-Z]$|\d$", last_line):
         return None
+    if len(s) < 300 or words < 6:
+        others = [line.rstrip() for line in s[:line_start].splitlines() if line.strip()]
+        if words < 4 or len(others) < 2 or any(line[-1] not in _TERMINAL for line in others):
+            return None
+        return line_start
     ends = [m.end() for m in re.finditer(r"(?<=[a-z0-9)\]\"'%]{2})[.!?](?=\s)|[。！？]|\n", s)]
     return ends[-1] if ends else 0
 

@@ -183,6 +183,8 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
     if len(chosen) != 1 or "range" in chosen:
         return CONFLICT
     year = chosen.pop()
+    if top < 3 and {y for t, y, _ in mentions if t >= 2} - {year}:
+        return CONFLICT  # "2017\n\n... the photo was taken in 2018": two estimates, none picked
     alternatives = {int(m.group(1)) for m in _ALTERNATIVE.finditer(low, start)} & {y for _, y, _ in mentions}
     if alternatives - {year}:
         return CONFLICT  # "2016, ... or possibly 2017"

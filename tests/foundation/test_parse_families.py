@@ -313,3 +313,23 @@ def test_item_lists_end_where_prose_starts():
 def test_two_orderings_offered_with_a_pronoun_after_them():
     reply = "The sequence is either C, A, B, D or C, B, A, D; I can't choose between them."
     assert read(ORDER, reply) is None
+
+
+# ---- found by blind batch 3 --------------------------------------------------------------------------------
+def test_a_walkthrough_of_some_options_is_no_list_of_answers():
+    cut_short = ("A. screen printing - Screen printing is a 20th-century technique and was not available then.\n"
+                 "B. iron forging - Iron forging was practised across India by the first millennium BCE.\n"
+                 "C. wheel-thrown pottery - Wheel")
+    assert read(SET, cut_short, TECHNIQUES) is None
+    assert read(SET, "B. iron forging\nC. wheel-thrown pottery", TECHNIQUES) == S("BC")
+
+
+@pytest.mark.parametrize("space,reply,expected", [
+    (YEAR, "2015\n\nThe cars and the phones in the crowd suggest the photo was taken in 2016.", None),  # two estimates
+    (YEAR, "2015\n\nThe phones resemble the iPhone 6, which was released in 2014.", 2015),           # evidence, not an estimate
+    (LETTER, "The artifact that belongs to a different time period is artifact B. It is a glazed jar, while the rest "
+             "are bronze.", "B"),
+    (LETTER, "C。C是一件青花瓷，其余三件都是青铜器。", "C"),
+])
+def test_answers_stated_once_and_twice(space, reply, expected):
+    assert read(space, reply) == expected
