@@ -243,10 +243,17 @@ class Mentions:
         return list(dict.fromkeys(c for _, _, c in sorted(self.letters + self.ordinals + self.texts)))
 
 
+_WALKTHROUGH_INTRO = re.compile(r"^[^\n]*[:：][ \t]*\n", re.MULTILINE)
+
+
 def _is_options_listing(s: str) -> bool:
     """Whether the reply lists the options ("A. ...\\nB. ...", "C. Classical Period. D. Early Modern
-    Period.") rather than giving one as its answer."""
-    return len(set(_OPTION_LINE.findall(s))) >= 2
+    Period.") rather than giving one as its answer, or goes through them ("Let me analyze each
+    option:\\n\\nA. Iron Age: ...", even when cut off after the first)."""
+    found = set(_OPTION_LINE.findall(s))
+    if len(found) >= 2:
+        return True
+    return bool(found) and any(WALKTHROUGH.search(m.group(0)) for m in _WALKTHROUGH_INTRO.finditer(s))
 
 
 def _blank(s: str, spans) -> str:
@@ -292,6 +299,14 @@ def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = Fa
         if hedged_after(rest, other):
             return CONFLICT
     return answer
+
+
+_LETTER_ASKED = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*[?？]")  # "C?", "B and C?": asked, not answered
+
+
+def _asked(region: str, clause: str) -> bool:
+    """Whether the answer clause ends in a question mark ("C?", "I'm not sure. B?"): no answer."""
+    return region[len(clause):len(clause) + 2].lstrip(" *").startswith(("?", "？"))
 
 
 def _bare_letter(s: str, n: int, options) -> str | None:
@@ -344,10 +359,11 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
                 yield Candidate(bare if bare in valid else CONFLICT, lo, how)
             elif _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
                 clause = first_clause(region)
-                yield Candidate(_letter_in_clause(clause, n, options, s[lo + len(clause):]), lo, "lead")
+                if not _asked(region, clause):
+                    yield Candidate(_letter_in_clause(clause, n, options, s[lo + len(clause):]), lo, "lead")
             continue
-        if how == "all":
-            yield Candidate(_letter_anywhere(region, n, options), 0, how)
+        if how == "all":  # (not a walkthrough of the options that never says which)
+            yield Candidate(None if listing else _letter_anywhere(region, n, options), 0, how)
             return
         if how == "bold":
             bare = _bare_letter(region, n, options)
@@ -355,6 +371,9 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
                 yield Candidate(bare if bare in valid else CONFLICT, lo, how)
             continue
         clause = first_clause(region)
+        if _asked(region.lstrip(" \t:：=-–—,\n\r\"'"), clause):
+            yield Candidate(CONFLICT, _content(s, lo, hi), how, final)
+            continue
         yield Candidate(_letter_in_clause(clause, n, options, region[len(clause):], how == "closing"), _content(s, lo, hi), how, final)
 
 
@@ -375,7 +394,7 @@ def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None)
 def _letter_anywhere(s: str, n: int, options) -> str | None:
     """No cue, no answer line: one option named unambiguously (a labelled letter "Artifact C", an
     ordinal, an option text, or the only letter of a short reply), none hedged or refused."""
-    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s):
+    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s) or _LETTER_ASKED.search(s):
         return None
     masked = _mask_abbreviations(s)
     neg = negated_spans(masked)
@@ -422,6 +441,8 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
     body = clause.strip()
     if not body:
         return None
+    if _LETTER_ASKED.search(body):
+        return CONFLICT
     but = _ALL_BUT.search(body)
     if but:
         rest = but.group(1) if but.group(1) is not None else but.group(2) or ""

@@ -179,6 +179,7 @@ def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
 
 
 _ITEM_ONLY = re.compile(r"\s*(?:$|[-–—:(,]|\.(?:\s|$))")  # "- C", "- C – Harappan seal", not "- A is Harappan"
+_ORDER_INTRO = re.compile(r"order|sequence|chronolog|rank|arrange|sort|oldest|earliest|newest|latest|recent|顺序|排列|排序|最早|最晚|从")
 _BULLET = re.compile(r"^[ \t]*[-*•+][ \t]*(.*)$", re.MULTILINE)
 
 
@@ -202,6 +203,11 @@ def _bulleted(s: str, items: _Items, raw: str) -> tuple | None:
         last_end = m.end()
     if len(block) != items.n:
         return None
+    intro = s[:first].rstrip()
+    intro = intro[intro.rfind("\n") + 1:]
+    whole = not intro and not s[last_end:].strip()
+    if not whole and not _ORDER_INTRO.search(lower(intro)):
+        return None  # "- Image 0: Qing ...\n- Image 1: Song ...": a description of each image, not an order
     value = items.value(block)
     if value is not None and _direction(raw, first, first) < 0:
         value = tuple(reversed(value))

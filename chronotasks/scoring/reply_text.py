@@ -162,10 +162,10 @@ CORRECTION = re.compile(
 )
 # Offering another candidate after the answer: a hedge.
 HEDGE = re.compile(
-    r"(?=[cmopae][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+(?:be|belong|fit|go|work|qualify|count|apply)|or\s+(?:maybe|perhaps|possibly|probably)|"
+    r"(?=[cmopaei][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+(?:be|belong|fit|go|work|qualify|count|apply)|or\s+(?:maybe|perhaps|possibly|probably)|"
     r"(?:could|might|may)\s+(?:be\s+)?(?:swapped|switched|reversed|interchanged)|interchangeable|"
     r"(?:maybe|perhaps|possibly)\s+(?:also|even)?|alternatively|also\s+possible|either|"
-    r"could\s+(?:also\s+)?go\s+either\s+way)\b|也可能|或者|或许|不排除|还有可能",
+    r"could\s+(?:also\s+)?go\s+either\s+way|in\s+(?:some|any|either|no\s+particular|an\s+uncertain)\s+order)\b|也可能|或者|或许|不排除|还有可能|顺序不确定",
 )
 # A mention that rejects what follows ("not A", "rather than 1", "而非宋代").
 NEGATION = re.compile(

@@ -333,3 +333,16 @@ def test_a_walkthrough_of_some_options_is_no_list_of_answers():
 ])
 def test_answers_stated_once_and_twice(space, reply, expected):
     assert read(space, reply) == expected
+
+
+# ---- hardening before blind batch 4 (replies written for the families above) ------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (LETTER, "C?", PERIODS, None),                                                     # asked, not answered
+    (SET, "I'm not sure. B?", TECHNIQUES, None),
+    (LETTER, "Let me analyze each option:\n\nA. Iron Age (1800 - 200 BCE): The artifact shows", PERIODS, None),  # cut off
+    (ORDER, "C, A, and then B and D in some order.", None, None),
+    (INDICES, "- Image 0: Qing famille rose\n- Image 1: Song celadon\n- Image 2: Ming blue-and-white\n- Image 3: Tang sancai"
+              "\n\n3,1,2,0", None, (3, 1, 2, 0)),                                        # descriptions, then the order
+])
+def test_questions_cut_off_walkthroughs_and_descriptions(space, reply, options, expected):
+    assert read(space, reply, options) == expected
