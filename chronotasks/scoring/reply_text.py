@@ -202,6 +202,7 @@ def _epochs(s: str) -> list[tuple[int, int]]:
 
 
 _FIRST_LINE = re.compile(r"\S[^\n]*")
+_INTRODUCED_LINE = re.compile(r"[:：][ \t]*\n[ \t]*\n?[ \t]*(\S[^\n]{0,59})(?=\n)")
 
 
 # An answer stated as the final one: "Final answer:", "So the answer is", "因此答案是".
@@ -278,6 +279,9 @@ def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
     first = _FIRST_LINE.search(s)
     if first:
         yield "line", first.start(), first.end(), False
+        for m in _INTRODUCED_LINE.finditer(s, first.start()):  # "... are:\n\nB, C\n\n(why)"
+            if s.find("\n", m.start(1)) >= 0:
+                yield "line", m.start(1), m.end(1), False
         last_start = s.rfind("\n") + 1
         if last_start > first.start():
             yield "line", last_start, len(s), False

@@ -346,3 +346,15 @@ def test_answers_stated_once_and_twice(space, reply, expected):
 ])
 def test_questions_cut_off_walkthroughs_and_descriptions(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+# ---- found by blind batch 4 --------------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (SET, "The materials that would not have been available are:\n\nA, C\n\n(Paper reached India late; synthetic "
+          "pigments are 19th-century.)", MATERIALS, S("AC")),
+    (LETTER, "After comparing the glazes, the one from a different period is:\n\nD\n\nIt is a porcelain jar; the others "
+             "are bronze.", None, "D"),
+    (GROUP, "The three from the same period are:\n\nA, B, E\n\nC and D are later.", None, S("ABE")),
+])
+def test_an_answer_line_under_a_line_ending_in_a_colon(space, reply, options, expected):
+    assert read(space, reply, options) == expected
