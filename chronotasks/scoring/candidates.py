@@ -32,6 +32,9 @@ CONFLICT = "conflict"  # a statement that gives no single answer: the reply give
 # goes on ("B. The jar is later"), a conclusion after "so", the whole reply.
 COMMITTED = frozenset(("bare", "json", "cue", "closing", "bold", "structure", "line"))
 FALLBACK = frozenset(("lead", "weak", "all"))
+# Read as committed when first, but never against another answer: "C stands out at first glance,
+# but ... the real outlier is A" ("X is the odd one out", "X stands out").
+SOFT = frozenset(("odd",))
 
 
 class Candidate(NamedTuple):
@@ -74,7 +77,7 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
             if cand.how in FALLBACK or cand.how == "bare":
                 return cand.value
             continue
-        if cand.how in FALLBACK or cand.value == primary.value:
+        if cand.how in FALLBACK or cand.how in SOFT or cand.value == primary.value:
             continue
         if cand.value == CONFLICT:
             # a statement naming alternatives after the answer ("Answer: C ... it could be B or D")
@@ -87,4 +90,4 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
     return None if primary is None else primary.value
 
 
-__all__ = ["COMMITTED", "CONFLICT", "FALLBACK", "FALLBACKS", "Candidate", "decide"]
+__all__ = ["COMMITTED", "CONFLICT", "FALLBACK", "FALLBACKS", "SOFT", "Candidate", "decide"]

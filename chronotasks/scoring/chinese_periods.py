@@ -151,6 +151,12 @@ def same_dynasty(pred: str | None, gold: str | None) -> float:
 
 
 
+# "清代仿明宣德款" (a Qing piece with an imitation Ming mark), "a Qing copy in the style of the Ming":
+# a period the piece imitates is not its period
+_IMITATION = re.compile(r"仿|摹|模仿|\bimitat\w*\s+(?:of\s+)?(?:the\s+)?|\bcopy\s+of\s+(?:a\s+|the\s+)?|\bin\s+the\s+style\s+of\s+(?:the\s+)?", re.IGNORECASE)
+_STYLE_AFTER = re.compile(r"\s*(?:-|\s)?style\b|\s*风格|\s*式样|\s*款", re.IGNORECASE)
+
+
 def period_candidates(s: str) -> Iterator[Candidate]:
     """The periods a normalised reply states, in the order a grader reads them (a period named only
     to reject it, "应为唐代，而非宋代", not counted; two periods in one statement: CONFLICT)."""
@@ -159,9 +165,12 @@ def period_candidates(s: str) -> Iterator[Candidate]:
         if how in ("weak", "all") and not fallbacks:
             fallbacks = True
             yield FALLBACKS
+        if how == "odd":
+            continue  # "X is the odd one out": a cue of the single-letter questions only
         part = s[lo:hi] if how in ("all", "line", "bold") else first_clause(s[lo:hi])
-        neg = negated_spans(part)
-        found = {name for start, _, name in dynasty_mentions(part) if not inside(start, neg)}
+        neg = negated_spans(part) + [(m.end(), m.end() + 8) for m in _IMITATION.finditer(part)]
+        found = {name for start, end, name in dynasty_mentions(part)
+                 if not inside(start, neg) and not _STYLE_AFTER.match(part, end)}
         if len(found) == 1:
             yield Candidate(found.pop(), lo, how, final)
         elif found:

@@ -156,6 +156,11 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
                 # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
                 yield Candidate(_concluded(text, choices, asks), s.rfind("}") + 1, "cue")
         return
+    if asks and objects:
+        role = _role_answer(objects, choices, asks)
+        if role is not None:  # {"earlier_image": "Image 1", "later_image": "Image 2"}
+            yield role
+            return
     fragment = re.search(r'["\']?' + re.escape(key) + r'["\']?\s*[:=]\s*["\']?([^"\'},\n]+)', s, re.IGNORECASE)
     if fragment:
         yield Candidate(_value(fragment.group(1), choices, asks) or CONFLICT, fragment.start(), "json", True)
@@ -171,6 +176,8 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
         if how in ("weak", "all") and not fallbacks:
             fallbacks = True
             yield FALLBACKS
+        if how == "odd":
+            continue  # "X is the odd one out": a cue of the single-letter questions only
         region = s[lo:hi]
         if how == "all":
             yield Candidate(_anywhere(region, choices, asks), 0, how)
@@ -189,6 +196,32 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             yield Candidate(c if c in choices else CONFLICT, lo, how, final)
         elif len(named) > 1:
             yield Candidate(CONFLICT, lo, how, final)
+
+
+_EARLIER_KEY = re.compile(r"earl|old|first|prior|前|早")
+_LATER_KEY = re.compile(r"later|new|recent|modern|second|后|晚")
+
+
+def _role_answer(objects: list, choices: list[str], asks: str) -> Candidate | None:
+    """A JSON reply that names the images by their role instead of an answer field:
+    {"earlier_image": "Image 1", "later_image": "Image 2"} answers 1 for "which is earlier"."""
+    votes = set()
+    for pos, obj in objects:
+        for key, value in obj.items():
+            if not isinstance(value, (str, int)) or len(str(value)) > 20:
+                continue
+            named = _value(str(value), choices, None)
+            key = str(key).lower()
+            if named is None or not (("image" in key or "photo" in key or "图" in key) or key in ("earlier", "later", "older", "newer")):
+                continue
+            if _EARLIER_KEY.search(key) and not _LATER_KEY.search(key):
+                votes.add((pos, named))
+            elif _LATER_KEY.search(key) and len(choices) == 2:
+                votes.add((pos, choices[1 - choices.index(named)]))
+    found = {v for _, v in votes}
+    if not found:
+        return None
+    return Candidate(found.pop() if len(found) == 1 else CONFLICT, min(p for p, _ in votes), "json", True)
 
 
 _REASONING_KEYS = re.compile(r"think|reason|analy|conclu|step_?3|summary|分析|推理|结论", re.IGNORECASE)

@@ -25,7 +25,8 @@ ANSWER_KEYS = ("answer", "final_answer", "final answer", "finalanswer", "answers
 _ANSWER_LIKE = re.compile(r"answer|final|choice|chosen|select|option|pick|result|prediction|答案|选|结果")
 _TOKENS = re.compile(r'[{}\[\]"\\]')
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
-_FINAL = re.compile(r"\bfinal\b|最终|最后", re.IGNORECASE)
+# a JSON answer marked as the one that counts: "Final answer: {...}", "Corrected:\n{...}"
+_FINAL = re.compile(r"\bfinal\b|\bcorrect(?:ed|ion)\b|\brevised\b|\bupdated\b|\bactually\b|最终|最后|更正|修正", re.IGNORECASE)
 
 
 def _balanced(s: str, open_ch: str, close_ch: str) -> Iterator[tuple[int, int]]:

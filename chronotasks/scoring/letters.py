@@ -29,6 +29,7 @@ from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
     SENTENCE_END,
+    UNSURE,
     WALKTHROUGH,
     cut_off,
     first_clause,
@@ -54,7 +55,6 @@ _NOT_ARTICLE = frozenset((
 _ARTICLE_NEXT = re.compile(r"\s+([a-z][a-z'’-]*)")
 _PRONOUN_I = re.compile(r"'|’|\s+(?:am|think|believe|would|will|can|cannot|could|guess|see|notice|say|'d|'ll|'m|feel|suspect|lean|choose|pick|select|estimate|conclude|don't|do|did|have|had|was|must|should|might|may)\b")
 _ABBREVIATIONS = re.compile(r"\b(?:A\.D\.|B\.C\.(?:E\.)?|C\.E\.|A\.M\.|P\.M\.|U\.S\.(?:A\.)?|U\.K\.|e\.g\.|i\.e\.|etc\.|vs\.)|\b[A-Z]\.[A-Z]\.", re.IGNORECASE)
-_UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|certain|possible)|unsure|hard\s+to\s+(?:say|tell)|difficult\s+to|impossible)\b|无法|不确定|难以", re.IGNORECASE)
 _STRONG_MENTION = re.compile(
     r"(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?|choices?|answers?)\s*#?\s*|选项\s*|\()([A-Za-z])(?![A-Za-z0-9])",
     re.IGNORECASE,
@@ -278,10 +278,12 @@ def _single(found: list[str], valid: str) -> str | None:
     return CONFLICT if found else None
 
 
-def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = False) -> str | None:
+def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = False, ranked: bool = False) -> str | None:
     """The one letter a clause gives (CONFLICT for two, None for none), checking the text after it
     for a hedge ("... but it could also be B"). ``strict`` (a closing "... is X." sentence): no
-    lower-case letter ("is a coin") and no option text ("The Iron Age was after the Bronze Age.")."""
+    lower-case letter ("is a coin") and no option text ("The Iron Age was after the Bronze Age.").
+    ``ranked``: the answer is stated as the most likely one ("The most likely answer is B, though A
+    is also possible."): an alternative conceded after it does not undo it (rule I)."""
     short = len(clause.strip()) <= 14 and not strict
     m = Mentions(clause, n, None if strict else options, allow_lower=short)
     found = m.primary()
@@ -293,7 +295,7 @@ def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = Fa
         outside = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options).primary()
         found = outside if len(outside) == 1 else found
     answer = _single(found, letters_for(n))
-    if answer not in (None, CONFLICT) and rest:
+    if answer not in (None, CONFLICT) and rest and not ranked:
         def other(window: str) -> bool:
             return any(c != answer for c in Mentions(window, n, options).all())
         if hedged_after(rest, other):
@@ -301,6 +303,8 @@ def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = Fa
     return answer
 
 
+# A cue that ranks its answer first: "most likely", "my best guess", "if forced", "I lean towards"
+_RANKED = re.compile(r"(?:most|more)\s+likely|best\s+(?:guess|bet|answer|option)|lean(?:ing)?\s+towards?|if\s+(?:i\s+(?:had|have)\s+to|forced|pressed)|prefer")
 _LETTER_ASKED = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*[?？]")  # "C?", "B and C?": asked, not answered
 
 
@@ -350,7 +354,7 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
         if how in ("weak", "all") and not fallbacks:
             fallbacks = True
             yield FALLBACKS
-        region = s[lo:hi]
+        region = s[lo:hi]  # ("odd": "The artifact in image D is the odd one out." is read as a cue)
         if how == "line":
             if listing:
                 continue
@@ -374,7 +378,8 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
         if _asked(region.lstrip(" \t:：=-–—,\n\r\"'"), clause):
             yield Candidate(CONFLICT, _content(s, lo, hi), how, final)
             continue
-        yield Candidate(_letter_in_clause(clause, n, options, region[len(clause):], how == "closing"), _content(s, lo, hi), how, final)
+        ranked = how == "cue" and _RANKED.search(lower(s), max(0, lo - 40), lo) is not None
+        yield Candidate(_letter_in_clause(clause, n, options, region[len(clause):], how == "closing", ranked), _content(s, lo, hi), how, final)
 
 
 def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None) -> str | None:
@@ -394,7 +399,7 @@ def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None)
 def _letter_anywhere(s: str, n: int, options) -> str | None:
     """No cue, no answer line: one option named unambiguously (a labelled letter "Artifact C", an
     ordinal, an option text, or the only letter of a short reply), none hedged or refused."""
-    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s) or _LETTER_ASKED.search(s):
+    if len(s) > ANYWHERE_LIMIT or UNSURE.search(s) or _LETTER_ASKED.search(s):
         return None
     masked = _mask_abbreviations(s)
     neg = negated_spans(masked)
@@ -642,17 +647,21 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
 # Availability said of a group of options: "C and D would not have been available", "A and B were
 # in use", "Not available: C, D". Which group answers depends on the question (``asks``).
 _UNAVAILABLE = re.compile(
-    r"(?=[wcdhnuaimWCDHNUAIM不尚没])(?:\b(?:would\s+not|wouldn't|were\s+not|weren't|was\s+not|wasn't|could\s+not|couldn't|did\s+not|didn't|had\s+not|hadn't|not)"
-    r"\s+(?:have\s+been\s+|yet\s+(?:be(?:en)?\s+)?|be\s+)?(?:available|exist(?:ed)?|in\s+use|known|invented|developed|around|possible)\b"
+    r"(?=[wcdhnuaimWCDHNUAIM不尚没无])(?:\b(?:would\s+not|wouldn't|were\s+not|weren't|was\s+not|wasn't|could\s+not|couldn't|did\s+not|didn't|had\s+not|hadn't|not)"
+    r"\s+(?:have\s+been\s+|have\s+|yet\s+(?:be(?:en)?\s+|have\s+(?:been\s+)?)?|be\s+)?(?:available|exist(?:ed)?|in\s+use|known|invented|developed|around|possible)\b"
     r"|\bunavailable\b|\banachronistic\b|\b(?:came|come|appeared|arrived|were\s+(?:invented|developed|introduced))\s+(?:much\s+|far\s+)?later\b"
-    r"|\b(?:are|is|were)\s+(?:all\s+|both\s+)?(?:modern|later|too\s+late|much\s+later)\b|\bnot\s+yet\b|不可能|尚未|没有出现|不存在"
+    r"|\b(?:are|is|were)\s+(?:all\s+|both\s+)?(?:modern|later|too\s+late|much\s+later)\b|\bnot\s+yet\b|不可能|尚未|没有出现|不存在|不可用|无法获得"
     r"|\b(?:would|were|was|did|could|had)\s*(?:not|n't)\s*$)",  # "..., porcelain would not."
     re.IGNORECASE)
 _AVAILABLE = re.compile(
     r"(?=[wiaeWIAE已可])(?:\b(?:would\s+have\s+been|were|was|are|is)\s+(?:all\s+|both\s+|already\s+|readily\s+|widely\s+)?(?:available|in\s+use|known|used|practi[cs]ed)\b"
-    r"|\b(?:existed|available)\b|已经存在|已有|可用"
+    r"|\b(?:existed|available)\b|已经存在|已有|(?<!不)可用"
     r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$)", re.IGNORECASE)  # "..., while A and B were."
 _GROUP_SPLIT = re.compile(r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s")
+# "None of the listed techniques would have been available" says every option was not
+_GROUP_NONE = re.compile(r"^\s*(?:none|neither)\s+of\b|^\s*no\s+(?:\w+\s+)?(?:would|were|was|could|had|existed)\b", re.IGNORECASE)
+_GROUP_ALL = re.compile(r"^\s*(?:all|every|each|both)\b|\ball\s+(?:of\s+)?(?:these|the|four|five|them)\b|都|全部|均", re.IGNORECASE)
+_CONDITIONAL = re.compile(r"\b(?:if|depend(?:s|ing)?\s+on|whether)\b|如果|取决于", re.IGNORECASE)
 POLARITY = {"available": False, "unavailable": True}  # asks -> the answer is the group said unavailable?
 
 
@@ -671,7 +680,32 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
         found = m.primary()
         if found and len({frozenset(r) for r in _runs(clause, m)}) == 1 and set(found) <= set(letters_for(n)):
             groups.append((negative is not None, frozenset(found)))
+        elif not found and _GROUP_NONE.search(clause):  # "None of the listed techniques would have been available."
+            groups.append((negative is None, frozenset(letters_for(n))))
+        elif not found and _GROUP_ALL.search(clause):  # "All of these materials would have been available."
+            groups.append((negative is not None, frozenset(letters_for(n))))
     return groups
+
+
+# "The materials that would not have been available are: A, C": the question's words, then the answer
+_ANSWER_AFTER_PREDICATE = re.compile(
+    r"(?:avail\w*|exist\w*|known|invented|use[ds]?|可用|存在|出现)[^.\n]{0,40}?(?:(?:\b(?:are|is|were|would\s+be)\b|是)\s*[:：]?|[:：])"
+    r"(?=[^.\n]{1,60}(?:[.\n]|$))", re.IGNORECASE)
+
+
+def _said_available(line: str) -> bool:
+    """Whether a line says of the options it names that they were (not) available ("C and D would
+    not have been available."), rather than giving them as the answer with an aside ("C, D (A and B
+    came later)", "B, D. Stone and gold were available.") or after the question's own words ("The
+    materials that would not have been available are: A, C")."""
+    if _ANSWER_AFTER_PREDICATE.search(line):
+        return False
+    head = first_clause(_blank(line, [(a.start(), a.end()) for a in _ASIDE.finditer(line)]))
+    lead = _LEAD_LIST.match(head)
+    if lead:
+        head = head[lead.end():]
+        head = head[:m.start()] if (m := _LETTER_STOP.search(head) or re.search(r"[.;]\s", head)) else head
+    return bool(_UNAVAILABLE.search(head) or _AVAILABLE.search(head))
 
 
 def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
@@ -679,15 +713,27 @@ def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
     (``asks``) the group it asks for; without, two groups of opposite polarity are two answers."""
     if asks not in POLARITY and not (_UNAVAILABLE.search(s) and _AVAILABLE.search(s)):
         return None
+    if _CONDITIONAL.search(s):
+        return None  # "If it is Neolithic, porcelain and iron would not have been available; if ..."
     groups = _availability_groups(s, n, options)
     if not groups:
         return None
     if asks in POLARITY:
         wanted = [g for negative, g in groups if negative == POLARITY[asks]]
         other = {c for negative, g in groups if negative != POLARITY[asks] for c in g}
+        said = other.union(*wanted)
+        if said != set(letters_for(n)):
+            # not every option is said: one statement naming the asked group answers (never against
+            # a stated answer); option-by-option statements that stop short ("Paper was not
+            # available. Stone was widely used. ...") do not
+            if len(groups) == 1 and wanted:
+                return Candidate(wanted[0], 0, "lead")
+            return None
         if wanted and not other & set().union(*wanted):
             return Candidate(frozenset().union(*wanted), 0, "structure")
-        return Candidate(CONFLICT, 0, "structure") if other and not wanted else None
+        if other and not wanted:  # only the other group is said, and it is every option
+            return Candidate(frozenset(), 0, "structure")
+        return Candidate(CONFLICT, 0, "structure")
     if len({negative for negative, _ in groups}) == 2:
         return Candidate(CONFLICT, 0, "structure")
     return None
@@ -739,35 +785,48 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     listing = _is_options_listing(s)
     structures_done = False
     covered: list[tuple[int, int]] = []
+    leads: list[Candidate] = []  # lines that start with an answer and go on: read after the polarity
+    stated = False  # a committed answer was yielded
     fallbacks = False
     for how, lo, hi, final in regions(s):
         if how in ("weak", "all") and not fallbacks:
             fallbacks = True
-            # after the answer lines: "C and D would not have been available. A and B would." With the
-            # question's polarity the groups are an answer that must agree with the others; without,
-            # two groups are no answer, which matters only when no answer was stated (after FALLBACKS)
-            if k is None and asks in POLARITY:
+            # "C and D would not have been available. A and B would." With the question's polarity the
+            # groups are an answer that must agree with the others; without, two groups are no answer,
+            # which matters only when no answer was stated
+            if k is None and (asks in POLARITY or not stated):
                 yield _polarity(s, n, options, asks)
+            yield from leads
             yield FALLBACKS
-            if k is None and asks not in POLARITY:
-                yield _polarity(s, n, options, asks)
+        if how == "odd":
+            continue  # "X is the odd one out": a cue of the single-letter questions only
         region = s[lo:hi]
         if how == "bold":
             continue
         if how == "line":
             if not structures_done:
                 structures_done = True
-                yield from _structures(s, n, options, k, covered, asks)
+                for cand in _structures(s, n, options, k, covered, asks):
+                    stated = stated or cand.value is not None
+                    yield cand
             if listing or any(a <= lo <= b for a, b in covered):
                 continue
-            if k is None and (_UNAVAILABLE.search(first_clause(region)) or _AVAILABLE.search(first_clause(region))):
+            if k is None and _said_available(region):
                 continue  # a group said (not) available: which group answers is the polarity's call
             got = _lead_list(region, n, options)
             if got is not None:
                 only_list = _LEAD_LIST.fullmatch(region.strip().rstrip(".")) is not None
-                yield Candidate(sized(got, only_list), lo, "line" if only_list else "lead")
-            elif len(region) <= 40:
-                yield Candidate(sized(_set_in_clause(region, n, options), False), lo, "lead")
+                if only_list:
+                    stated = stated or got is not None
+                    yield Candidate(sized(got, True), lo, "line")
+                else:
+                    leads.append(Candidate(sized(got, False), lo, "lead"))
+            elif len(first_clause(region)) <= 40:  # "None of the above. All of these were available."
+                clause = first_clause(region)
+                got = _set_in_clause(clause, n, options)
+                if got not in (None, CONFLICT) and hedged_after(region[len(clause):], lambda w: bool(set(Mentions(w, n, options).all()) - got)):
+                    got = CONFLICT  # "I would group A, C and E. B might also belong with them"
+                leads.append(Candidate(sized(got, False), lo, "lead"))
             continue
         if how == "all":
             yield Candidate(_set_anywhere(region, n, options, k), 0, how)
@@ -775,6 +834,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
         if how == "closing":  # "... the three from the same period are A, C and D."
             clause = first_clause(region).strip(" .!*")
             if _LEAD_LIST.fullmatch(clause):
+                stated = True
                 yield Candidate(sized(_set_in_clause(clause, n, None)), _content(s, lo, hi), how, final)
             continue
         got = _cue_set(region, n, options, k)
@@ -783,6 +843,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
             picked = _k_clause(region, n, options, k)
             if picked is not None:
                 got = picked
+        stated = stated or got is not None
         yield Candidate(sized(got, how == "cue"), _content(s, lo, hi), how, final)
 
 
@@ -826,8 +887,10 @@ def _k_clause(s: str, n: int, options, k: int) -> frozenset[str] | str | None:
 
 
 def _set_anywhere(s: str, n: int, options, k: int | None) -> frozenset[str] | None:
-    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s):
+    if len(s) > ANYWHERE_LIMIT or UNSURE.search(s):
         return None
+    if k is None and (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)) and not _ANSWER_AFTER_PREDICATE.search(s):
+        return None  # which options a statement of availability answers depends on the question (``_polarity``)
     if k is not None:
         got = _k_clause(s, n, options, k)
         if got is not None:

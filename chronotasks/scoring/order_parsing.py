@@ -134,20 +134,32 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
             if m.end() - m.start() > 100 * items.n:  # far too long for n items: a run-away list
                 continue
             tokens = items.single.findall(m.group(0))
+            run_end = m.end()
             value = items.value(tokens)
+            if value is None and len(tokens) > items.n:
+                # "4,2,3,1,0 — images 2 and 3 are close": the list, then prose after a dash or semicolon
+                at = list(items.single.finditer(m.group(0)))
+                if _PROSE_AFTER.fullmatch(m.group(0)[at[items.n - 1].end():at[items.n].start()]):
+                    value = items.value(tokens[:items.n])
+                    run_end = m.start() + at[items.n - 1].end()
             if value is None:
                 continue
             start = line_start + m.start()
             if _EXAMPLE.search(s[max(0, start - 25):start]):
                 continue
-            if _direction(raw, start, line_start + m.end()) < 0:
+            if _direction(raw, start, line_start + run_end) < 0:
                 value = tuple(reversed(value))
             found.append((start, value))
-            rest = line[m.end():]
+            rest = line[run_end:]
             end = _END.search(rest)
-            if HEDGE.search(lower(rest[: end.start() if end else len(rest)])):
-                found.append((start, CONFLICT))
+            sentence = line[max(line.rfind(".", 0, m.start()), line.rfind(";", 0, m.start())) + 1:m.start()]
+            if HEDGE.search(lower(rest[: end.start() if end else len(rest)])) or _EITHER.search(lower(sentence)):
+                found.append((start, CONFLICT))  # "Either 4,3,2,1,0 or 4,2,3,1,0", "C, A, D, B or maybe ..."
     return found
+
+
+_PROSE_AFTER = re.compile(r"\s*[—–;]\s+")  # between the n-th item and more: a dash or semicolon starts prose
+_EITHER = re.compile(r"\beither\b|\bor\s+(?:maybe|perhaps|possibly)\b|要么|或者")
 
 
 def _lines(s: str, lo: int, hi: int):
@@ -290,6 +302,8 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
         if how in ("weak", "all") and not fallbacks:
             fallbacks = True
             yield FALLBACKS
+        if how == "odd":
+            continue  # "X is the odd one out": a cue of the single-letter questions only
         if how == "bold":
             continue
         if how == "line":

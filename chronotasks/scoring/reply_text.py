@@ -149,6 +149,18 @@ _STRONG_EN = (
 _STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
 STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH)
 # Weak cues introduce a conclusion that usually holds the answer.
+# The answer stated before its cue: "The artifact in image D is the odd one out.", "The second
+# artifact belongs to a different time period than the others.", "Image 2 is the correct answer."
+REVERSE_CUE = re.compile(
+    r"(?=[iaws])\b(?:is|are|would\s+be|seems\s+to\s+be|appears\s+to\s+be)\s+(?:the\s+|my\s+)?(?:(?:correct|right|best|final)\s+)?"
+    r"(?:answer|option|choice)s?\b(?!\s+(?:is|are|would|because|for))"
+)
+# ... and, for a question about the one that differs, "X is the odd one out", "X belongs to a different period"
+ODD_CUE = re.compile(
+    r"(?=[iwbacdso])\b(?:(?:is|would\s+be)\s+the\s+(?:odd\s+one(?:\s+out)?|outlier|exception|different\s+one|one\s+that\s+(?:differs|stands\s+out|is\s+different|does(?:n't|\s+not)\s+belong))"
+    r"|(?:belongs?|is|comes?)\s+(?:to|from)\s+a\s+different\s+(?:time\s+)?(?:period|era)"
+    r"|differs?\s+from\s+the\s+(?:others|rest)|(?:stands?|sticks?)\s+out\b|does(?:n't|\s+not)\s+belong)"
+)
 WEAK_CUE = re.compile(
     r"(?=[sthcomn][a-z]|i[\s.])\b(?:so|therefore|thus|hence|consequently|in\s+conclusion|in\s+summary|overall|i\s+think|i\s+believe|"
     r"my\s+(?:guess|estimate|pick)|i\.e\.|namely|that\s+is)\b|因此|所以|综上|我认为|我觉得|应该是|应为|判断为|推测为",
@@ -167,6 +179,9 @@ HEDGE = re.compile(
     r"(?:maybe|perhaps|possibly)\s+(?:also|even)?|alternatively|also\s+possible|either|"
     r"could\s+(?:also\s+)?go\s+either\s+way|in\s+(?:some|any|either|no\s+particular|an\s+uncertain)\s+order)\b|也可能|或者|或许|不排除|还有可能|顺序不确定",
 )
+# The reply says it cannot answer ("I can't pin down the year", "hard to say", "无法确定").
+UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|certain|possible)|unsure|hard\s+to\s+(?:say|tell)|difficult\s+to|impossible)\b"
+                    r"|无法|不确定|难以", re.IGNORECASE)
 # A mention that rejects what follows ("not A", "rather than 1", "而非宋代").
 NEGATION = re.compile(
     r"(?=[nriuoe][a-z']|')(?:\b(?:not|rather\s+than|instead\s+of|unlike|other\s+than|rules?\s+out|ruling\s+out|ruled\s+out|"
@@ -248,7 +263,9 @@ def _bold_answers(s: str) -> list[tuple[int, int]]:
 def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
     """(how, start, end, final) spans of s that may hold the answer, in the order a grader reads them.
 
-    ``how``: "cue" (after an answer cue, or inside a self-correction), "closing" (the end of a
+    ``how``: "cue" (after an answer cue, before "is the correct answer", or inside a
+    self-correction), "odd" (before "is the odd one out", "belongs to a different period": for a
+    question about the one that differs), "closing" (the end of a
     last sentence "... is X."), "bold" (a bold span ending its line), "line" (the first or the last line, for the
     caller to test as an answer line), "weak" (after a conclusion cue such as "so" or "因此"),
     "all" (the whole reply). ``final``: the answer there is stated as the final one (after a
@@ -263,6 +280,10 @@ def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
         for m in reversed(cues):
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
                 yield "cue", m.end(), end, corrected or _is_final(low, m.start(), m.end())
+        for how, pattern in (("cue", REVERSE_CUE), ("odd", ODD_CUE)):
+            for m in reversed(list(pattern.finditer(low, start, end))):
+                sentence = max(start, *(low.rfind(ch, 0, m.start()) + 1 for ch in ".!?;\n。"))
+                yield how, sentence, m.start(), corrected or _is_final(low, sentence, m.start())
         if i == 0:
             cue_ends = {m.end() for m in cues}
             for closing in reversed(list(_CLOSING.finditer(low, start, end))):
@@ -319,10 +340,13 @@ def cut_off(s: str) -> int | None:
 
 def hedged_after(rest: str, is_other) -> bool:
     """Whether ``rest`` (the text after the answer) offers another candidate: a hedge phrase
-    followed, within the same sentence, by something ``is_other(text)`` says is a different answer."""
+    with, in its clause, something ``is_other(text)`` says is a different answer ("... but it could
+    also be B", "B might also belong")."""
     for m in HEDGE.finditer(lower(rest)):
         window = first_clause(rest[m.end():m.end() + 80])
-        if is_other(window):
+        before = rest[max(0, m.start() - 60):m.start()]
+        subject = re.split(r"[.!?;\n。,]|\bbut\b", before)[-1]  # "B might also belong with them"
+        if is_other(window) or (subject.strip() and is_other(subject)):
             return True
     return False
 
@@ -431,7 +455,10 @@ def _outside(matches, n: int):
 __all__ = [
     "ANYWHERE_LIMIT",
     "CORRECTION",
+    "ODD_CUE",
+    "REVERSE_CUE",
     "Reply",
+    "UNSURE",
     "WALKTHROUGH",
     "HEDGE",
     "LONG_REPLY",

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
-from chronotasks.scoring.reply_text import CORRECTION, ZH_DIGITS, cut_off, lower, negated_spans, normalize
+from chronotasks.scoring.reply_text import CORRECTION, UNSURE, ZH_DIGITS, cut_off, lower, negated_spans, normalize
 
 _ZH_YEAR = re.compile(r"([一二三四五六七八九〇零○Ｏ]{4})\s*年")
 _UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -53,6 +53,9 @@ _BARE_LINE = re.compile(
 )
 # "..., or possibly 2017", "maybe 1986": a year offered as an alternative to another
 _ALTERNATIVE = re.compile(r"\b(?:or|maybe|perhaps|possibly)\s+(?:possibly\s+|perhaps\s+|maybe\s+|even\s+|also\s+)?(?:in\s+|around\s+)?(\d{4})(?!\d)")
+# an explicit pick, which an admission of doubt does not undo ("I can't be sure; my best guess is 1985")
+_COMMITTED_PICK = re.compile(r"final\s+answer|\banswer\b|best\s+(?:guess|estimate)|my\s+guess|i'?d\s+say|i\s+would\s+say|i'?ll\s+(?:say|go)|"
+                             r"i\s+estimate|most\s+likely|go(?:ing)?\s+with|settle\s+on|revise|答案|估计|推测")
 _MODEL_AFTER = re.compile(r"\s+[A-Z][a-z]")  # "a 1957 Chevrolet", "the 2008 Olympics"
 # "2012-05-14", "2012/05/14", "2012年5月": a date stands for its year
 # ("2016-08" is a month; "2010-12" stays a range)
@@ -183,6 +186,9 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
     if len(chosen) != 1 or "range" in chosen:
         return CONFLICT
     year = chosen.pop()
+    if (len({y for _, y, _ in mentions if y != "range"} | {year}) > 1 and UNSURE.search(s, start)
+            and not _COMMITTED_PICK.search(low, start)):
+        return CONFLICT  # "I can't pin down the year ... nothing distinguishes 2018 from 2019"
     if top < 3 and {y for t, y, _ in mentions if t >= 2} - {year}:
         return CONFLICT  # "2017\n\n... the photo was taken in 2018": two estimates, none picked
     alternatives = {int(m.group(1)) for m in _ALTERNATIVE.finditer(low, start)} & {y for _, y, _ in mentions}

@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from chronotasks.benchmarks.tabvlm.schema import BY_TASK
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.scoring.t2i import parse_verdict
 
@@ -48,12 +50,22 @@ def expected(row: dict):
     return label
 
 
+def space_of(row: dict) -> AnswerSpace:
+    """The row's answer space as its task reads it: a TAB-VLM set question says what it asks
+    (available / unavailable, chronotasks/benchmarks/tabvlm/schema.py); rows copied from the
+    prompt catalog do not, so it is added here as the task's hook adds it to older records."""
+    space = AnswerSpace.from_json(row["answer_space"])
+    if space.asks is None and row["task"] in BY_TASK:
+        space = replace(space, asks=BY_TASK[row["task"]].answer_space.asks)
+    return space
+
+
 def read(row: dict):
     if row["kind"] == "judge_yes_no":
         return parse_verdict(row["reply"], "standard")
     if row["kind"] == "judge_rating":
         return parse_verdict(row["reply"], "judging")
-    return AnswerSpace.from_json(row["answer_space"]).parse(row["reply"], row["options"])
+    return space_of(row).parse(row["reply"], row["options"])
 
 
 @pytest.fixture(scope="module")

@@ -358,3 +358,30 @@ def test_questions_cut_off_walkthroughs_and_descriptions(space, reply, options, 
 ])
 def test_an_answer_line_under_a_line_ending_in_a_colon(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+# ---- found by blind batch 5 --------------------------------------------------------------------------------
+@pytest.mark.parametrize("asks,expected", [("unavailable", S()), ("available", S("ABCD")), (None, None)])
+def test_all_options_said_available(asks, expected):
+    reply = "All of these materials would have been available when this artifact was made."
+    assert AnswerSpace("letter_set", n=4, asks=asks).parse(reply, MATERIALS) == expected
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (INDICES, "Either 3,1,2,0 or 3,2,1,0 — images 1 and 2 are very close in style.", None, None),
+    (INDICES, "3,2,1,0 — images 1 and 2 are close, but the glaze of 2 is earlier.", None, (3, 2, 1, 0)),
+    (YEAR, "I can't pin down the year: the phones and signs fit the late 2010s, but nothing separates 2017 from 2018.",
+     None, None),
+    (YEAR, '{"year": 2011, "confidence": 50}\n\nActually, the banner reads 2012. Corrected:\n\n{"year": 2012, "confidence": 80}',
+     None, 2012),
+    (LETTER, "The artifact in image **C** is the odd one out; the others are bronze coins.", None, "C"),
+    (LETTER, "The third artifact belongs to a different time period than the others because it is printed.", None, "C"),
+    (LETTER, "At first glance C stands out because of its colour, but the real outlier is A.", None, "A"),
+    (LETTER, "The most likely answer is B, though A is also possible.", None, "B"),   # rule I: a ranked pick
+    (EARLIER, '{"analysis": "Image 2 shows a tablet on the lectern.", "earlier_image": "Image 1", "later_image": "Image 2"}',
+     None, "1"),
+    (PERIOD, "清代仿明宣德款", None, "Qing"),
+    (PERIOD, "A Qing dynasty copy in the style of the Ming.", None, "Qing"),
+])
+def test_families_of_batch_5(space, reply, options, expected):
+    assert read(space, reply, options) == expected
