@@ -38,6 +38,7 @@ _LABELLED = re.compile(  # on lower(text)
 )
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,2})(?![\w]|\.\d|\s*(?:st|nd|rd|th)\b|\s*%)")  # a year or a percentage is no choice
 # "(2019)", "(the 1963 photo)": an aside in brackets is not the answer
+_NUMBER_ASIDE = re.compile(r"[(（]\s*\d\s*[)）]")  # "(2)" names a choice
 _ASIDE = re.compile(r"\([^()\n]{1,80}\)|（[^（）\n]{1,80}）")
 _EARLIER = r"\b(?:earlier|older|oldest|earliest|first|more\s+(?:dated|old)|predates|precedes)\b"
 _LATER = r"\b(?:later|newer|newest|latest|more\s+recent|most\s+recent|more\s+modern|younger|postdates)\b"
@@ -69,7 +70,7 @@ def _mentions(s: str, choices: list[str], bare_numbers: bool) -> list[tuple[int,
     """(start, end, choice) of each choice named in s (numbers only when ``bare_numbers``); asides
     in brackets ("Image 1 (2019)") are skipped."""
     if "(" in s or "（" in s:
-        s = _ASIDE.sub(lambda m: " " * len(m.group(0)) if not re.fullmatch(r"[(（]\s*\d\s*[)）]", m.group(0)) else m.group(0), s)
+        s = _ASIDE.sub(lambda m: m.group(0) if _NUMBER_ASIDE.fullmatch(m.group(0)) else " " * len(m.group(0)), s)
     neg = negated_spans(s)
     found = []
     taken = []
@@ -146,11 +147,12 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     field = json_answer(s, (key.lower(), "final_answer", "answer"), objects)
     if field is not None:
         yield Candidate((_value(field[1], choices, asks) if field[1] else None) or CONFLICT, field[0], "json", True)
-        revision = CORRECTION.search(lower(s), s.rfind("}") + 1)
+        after = s[s.rfind("}") + 1:]
+        revision = CORRECTION.search(lower(after)) if after.strip(" \n`") else None
         if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.'
-            clause = first_clause(s[revision.end():])
+            clause = first_clause(after[revision.end():])
             value = (_compared(clause, choices, asks) if asks else None) or _value(clause, choices, asks) if clause.strip() else None
-            yield Candidate(value, revision.end(), "cue", True)
+            yield Candidate(value, len(s) - len(after) + revision.end(), "cue", True)
         if asks:
             for text in _reasoning(s, field[0], objects):
                 # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")

@@ -79,7 +79,7 @@ _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
 _OPTION_LINE = re.compile(r"(?:^\s*[-*•]?\s*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
 _LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,。，：]|$)", re.IGNORECASE)
-_LIST_SEP = r"\s*(?:,|;|&|\band\b|\bplus\b|和|及|与|以及|\s)\s*"
+_LIST_SEP = r"(?>\s*(?:[,;&]|\band\b|\bplus\b|和|及|与|以及)?\s*)"  # atomic: no backtracking through long blanks
 _LEAD_LIST = re.compile(
     r"^\s*(?:(?:the\s+)?(?:answer|options?|artifacts?|images?|letters?)\s*(?:are|is)?\s*[:.]?\s*)?[\[{'\"]*"
     r"((?:\(?[A-Z](?![A-Za-z0-9])\)?[\]'\"]*" + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*)?(?:(?:\([A-Z]\)|[A-Z])(?![A-Za-z0-9])[\]'\"]*"
@@ -525,8 +525,8 @@ def _line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozense
     availability ("| Available? |") say whether an option was available, not whether it answers:
     they are read with the question's polarity (``asks``), and give CONFLICT without it."""
     marks: dict[str, bool] = {}
-    if "\n" not in s or not _MARK.search(s):
-        return None
+    if "\n" not in s or sum(1 for line in s.splitlines() if _MARK.search(line)) < n:
+        return None  # fewer marked lines than options: not every option is marked
     context = []
     for line in s.splitlines():
         if not _MARK.search(line):
@@ -688,9 +688,9 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
 
 
 # "The materials that would not have been available are: A, C": the question's words, then the answer
-_ANSWER_AFTER_PREDICATE = re.compile(
-    r"(?:avail\w*|exist\w*|known|invented|use[ds]?|可用|存在|出现)[^.\n]{0,40}?(?:(?:\b(?:are|is|were|would\s+be)\b|是)\s*[:：]?|[:：])"
-    r"(?=[^.\n]{1,60}(?:[.\n]|$))", re.IGNORECASE)
+_ANSWER_AFTER_PREDICATE = re.compile(  # on lower(text)
+    r"(?=[aeiku可存出])(?:avail\w*|exist\w*|known|invented|used?|可用|存在|出现)[^.\n:：]{0,40}?(?:(?:\b(?:are|is|were|would\s+be)\b|是)\s*[:：]?|[:：])"
+    r"(?=[^.\n]{1,60}(?:[.\n]|$))")
 
 
 def _said_available(line: str) -> bool:
@@ -698,7 +698,7 @@ def _said_available(line: str) -> bool:
     not have been available."), rather than giving them as the answer with an aside ("C, D (A and B
     came later)", "B, D. Stone and gold were available.") or after the question's own words ("The
     materials that would not have been available are: A, C")."""
-    if _ANSWER_AFTER_PREDICATE.search(line):
+    if _ANSWER_AFTER_PREDICATE.search(lower(line)):
         return False
     head = first_clause(_blank(line, [(a.start(), a.end()) for a in _ASIDE.finditer(line)]))
     lead = _LEAD_LIST.match(head)
@@ -712,6 +712,8 @@ def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
     """A reply that says which options were and were not available: with the question's polarity
     (``asks``) the group it asks for; without, two groups of opposite polarity are two answers."""
     if asks not in POLARITY and not (_UNAVAILABLE.search(s) and _AVAILABLE.search(s)):
+        return None
+    if asks in POLARITY and not (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)):
         return None
     if _CONDITIONAL.search(s):
         return None  # "If it is Neolithic, porcelain and iron would not have been available; if ..."
@@ -751,6 +753,24 @@ def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | st
     return _set_in_clause(first_clause(region), n, options)
 
 
+def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidate | None:
+    """A line that starts with the answer and goes on ("A, C. Lithography (D) is later.", "None of the
+    above. All of these were available."): a fallback reading."""
+    hi = s.find("\n", lo)
+    region = s[lo:len(s) if hi < 0 else hi]
+    if k is None and _said_available(region):
+        return None  # a group said (not) available: which group answers is the polarity's call
+    got = _lead_list(region, n, options)
+    if got is None and len(first_clause(region)) <= 40:
+        clause = first_clause(region)
+        got = _set_in_clause(clause, n, options)
+        if got not in (None, CONFLICT) and hedged_after(region[len(clause):], lambda w: bool(set(Mentions(w, n, options).all()) - got)):
+            got = CONFLICT  # "I would group A, C and E. B might also belong with them"
+    if got not in (None, CONFLICT) and k is not None and len(got) != k:
+        got = None  # "B and E stand out as outliers: ..." names the other two of five
+    return Candidate(got, lo, "lead")
+
+
 def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: str | None = None) -> Iterator[Candidate]:
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
@@ -785,18 +805,19 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     listing = _is_options_listing(s)
     structures_done = False
     covered: list[tuple[int, int]] = []
-    leads: list[Candidate] = []  # lines that start with an answer and go on: read after the polarity
+    leads: list[int] = []  # lines that start with an answer and go on: read after the polarity, if at all
     stated = False  # a committed answer was yielded
     fallbacks = False
     for how, lo, hi, final in regions(s):
         if how in ("weak", "all") and not fallbacks:
             fallbacks = True
-            # "C and D would not have been available. A and B would." With the question's polarity the
-            # groups are an answer that must agree with the others; without, two groups are no answer,
-            # which matters only when no answer was stated
-            if k is None and (asks in POLARITY or not stated):
+            # "C and D would not have been available. A and B would.": with the question's polarity the
+            # groups are the answer; without, two groups are no answer. Read only when no answer was
+            # stated (what the reply says of each option's availability is its explanation then)
+            if k is None and not stated:
                 yield _polarity(s, n, options, asks)
-            yield from leads
+            if not stated:  # fallbacks: read only when no answer was stated
+                yield from (_lead_candidate(s, lo_, n, options, k) for lo_ in leads)
             yield FALLBACKS
         if how == "odd":
             continue  # "X is the odd one out": a cue of the single-letter questions only
@@ -811,22 +832,12 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
                     yield cand
             if listing or any(a <= lo <= b for a, b in covered):
                 continue
-            if k is None and _said_available(region):
-                continue  # a group said (not) available: which group answers is the polarity's call
-            got = _lead_list(region, n, options)
-            if got is not None:
-                only_list = _LEAD_LIST.fullmatch(region.strip().rstrip(".")) is not None
-                if only_list:
-                    stated = stated or got is not None
-                    yield Candidate(sized(got, True), lo, "line")
-                else:
-                    leads.append(Candidate(sized(got, False), lo, "lead"))
-            elif len(first_clause(region)) <= 40:  # "None of the above. All of these were available."
-                clause = first_clause(region)
-                got = _set_in_clause(clause, n, options)
-                if got not in (None, CONFLICT) and hedged_after(region[len(clause):], lambda w: bool(set(Mentions(w, n, options).all()) - got)):
-                    got = CONFLICT  # "I would group A, C and E. B might also belong with them"
-                leads.append(Candidate(sized(got, False), lo, "lead"))
+            if _LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
+                got = _lead_list(region, n, options)
+                stated = stated or got is not None
+                yield Candidate(sized(got, True), lo, "line")
+            else:
+                leads.append(lo)
             continue
         if how == "all":
             yield Candidate(_set_anywhere(region, n, options, k), 0, how)
@@ -889,7 +900,7 @@ def _k_clause(s: str, n: int, options, k: int) -> frozenset[str] | str | None:
 def _set_anywhere(s: str, n: int, options, k: int | None) -> frozenset[str] | None:
     if len(s) > ANYWHERE_LIMIT or UNSURE.search(s):
         return None
-    if k is None and (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)) and not _ANSWER_AFTER_PREDICATE.search(s):
+    if k is None and (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)) and not _ANSWER_AFTER_PREDICATE.search(lower(s)):
         return None  # which options a statement of availability answers depends on the question (``_polarity``)
     if k is not None:
         got = _k_clause(s, n, options, k)

@@ -298,6 +298,15 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
     t = _prepare(s)
     structured_done = False
     fallbacks = False
+    line_runs: dict[int, list] = {}  # the lists of each line, found once: cues on one line share them
+
+    def runs_from(start: int, end: int) -> list:
+        line_start = t.rfind("\n", 0, start) + 1
+        if line_start not in line_runs:
+            line_end = t.find("\n", line_start)
+            line_runs[line_start] = _runs(t, items, line_start, len(t) if line_end < 0 else line_end, s)
+        return [(at, value) for at, value in line_runs[line_start] if start <= at < end]
+
     for how, lo, hi, final in regions(t):
         if how in ("weak", "all") and not fallbacks:
             fallbacks = True
@@ -322,7 +331,9 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
             head = t[lo:hi].lstrip(" \t:=-–—,\n")
             line_start = hi - len(head)
             line_end = t.find("\n", line_start, hi)
-            found = _one(_runs(t, items, line_start, hi if line_end < 0 else line_end, s))
+            if how == "closing" and len(items.single.findall(t, line_start, line_start + 80)) < items.n:
+                continue  # "... is C." names one item: no ordering there
+            found = _one(runs_from(line_start, hi if line_end < 0 else line_end))
             if found is None and how == "cue":
                 found = _numbered(t[lo:hi], items)
             yield Candidate(found, line_start, how, final)

@@ -68,6 +68,8 @@ class Reply(str):
 
 def _strip_markdown(s: str) -> Reply:
     """s without markdown emphasis, code marks and headings, remembering the bold spans."""
+    if "**" not in s and "__" not in s:
+        return Reply(_MARKDOWN.sub("", s).strip())
     out: list[str] = []
     bold: list[tuple[int, int]] = []
     last = size = 0
@@ -227,7 +229,8 @@ _FINAL_MARK = re.compile(
 )
 # "... the image from the same year is Image 1.", "The artifact that differs is artifact C.": a
 # sentence that ends in its answer after "is" (the reader decides whether the end is an answer)
-_CLOSING = re.compile(r"\b(?:is|are|was|were|would\s+be|will\s+be|should\s+be)\s+(?=[^\n.!?。;]{1,30}(?:[.!?。;]|\n|$))")
+_CLOSINGS = 6  # of a long reply, its first and last few "... is X." sentences are read
+_CLOSING = re.compile(r"(?=[iwas])\b(?:is|are|was|were|would\s+be|will\s+be|should\s+be)\s+(?=[^\n.!?。;]{1,30}(?:[.!?。;]|\n|$))")
 
 
 # A line that announces a walkthrough of the options ("Let me go through the options:"): its cue
@@ -243,9 +246,20 @@ def _introduces_walkthrough(s: str, low: str, cue_start: int, cue_end: int) -> b
     return WALKTHROUGH.search(s, low.rfind("\n", 0, cue_start) + 1, cue_start) is not None
 
 
+_SENTENCE_MARK = re.compile(r"[.!?;。\n]")
+
+
+def _sentence_start(low: str, pos: int, floor: int = 0) -> int:
+    """Where the sentence holding ``pos`` starts (after the last . ! ? ; 。 or line break before it)."""
+    window = max(floor, pos - 300)
+    last = None
+    for last in _SENTENCE_MARK.finditer(low, window, pos):
+        pass
+    return last.end() if last else window
+
+
 def _is_final(low: str, cue_start: int, cue_end: int) -> bool:
-    sentence = max(low.rfind(ch, 0, cue_start) for ch in ".!?。\n") + 1
-    return _FINAL_MARK.search(low, sentence, cue_end) is not None
+    return _FINAL_MARK.search(low, _sentence_start(low, cue_start), cue_end) is not None
 
 
 def _bold_answers(s: str) -> list[tuple[int, int]]:
@@ -282,11 +296,14 @@ def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
                 yield "cue", m.end(), end, corrected or _is_final(low, m.start(), m.end())
         for how, pattern in (("cue", REVERSE_CUE), ("odd", ODD_CUE)):
             for m in reversed(list(pattern.finditer(low, start, end))):
-                sentence = max(start, *(low.rfind(ch, 0, m.start()) + 1 for ch in ".!?;\n。"))
-                yield how, sentence, m.start(), corrected or _is_final(low, sentence, m.start())
+                sentence = _sentence_start(low, m.start(), start)
+                yield how, sentence, m.start(), corrected or _FINAL_MARK.search(low, sentence, m.start()) is not None
         if i == 0:
-            cue_ends = {m.end() for m in cues}
-            for closing in reversed(list(_CLOSING.finditer(low, start, end))):
+            cue_ends = {m.end() + k for m in cues for k in range(3)}  # "The answer is B.": the cue's own "is"
+            closings = list(_CLOSING.finditer(low, start, end))
+            if len(closings) > 2 * _CLOSINGS:  # a long reply: its opening and closing sentences
+                closings = closings[:_CLOSINGS] + closings[-_CLOSINGS:]
+            for closing in reversed(closings):
                 if closing.end() not in cue_ends:  # not "The answer is B." again
                     yield "closing", closing.end(), end, corrected or _is_final(low, closing.start(), closing.end())
             if getattr(s, "bold", ()):
