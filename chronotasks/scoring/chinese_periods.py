@@ -14,6 +14,7 @@ have no row in Table 6 and stay unmapped (None); 晋 / "Jin dynasty" is the Jin 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
@@ -110,8 +111,13 @@ def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:
     for pattern in (_ZH_NAMES, _EN_NAMES):
         if pattern is _ZH_NAMES and low.isascii():
             continue
+        earlier = sorted(taken)  # the names of the patterns before: a name overlapping one is skipped
+        starts = [a for a, _ in earlier]
         for m in pattern.finditer(low):
-            if not any(a < m.end() and m.start() < b for a, b in taken):
+            k = bisect_right(starts, m.start())
+            near = earlier[max(0, k - 1):k + 1]  # (a pattern's own matches never overlap each other)
+            if not any(a < m.end() and m.start() < b for a, b in near) and not any(
+                    a < m.end() for a, _ in earlier[k:k + 3]):
                 found.append((m.start(), m.end(), _OWNER[m.group(0)]))
                 taken.append((m.start(), m.end()))
     if not low.isascii():

@@ -362,9 +362,9 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
             if bare is not None:
                 yield Candidate(bare if bare in valid else CONFLICT, lo, how)
             elif _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
-                clause = first_clause(region)
+                clause = first_clause(region[:_LEAD_CHARS])
                 if not _asked(region, clause):
-                    yield Candidate(_letter_in_clause(clause, n, options, s[lo + len(clause):]), lo, "lead")
+                    yield Candidate(_letter_in_clause(clause, n, options, s[lo + len(clause):lo + len(clause) + _LEAD_CHARS]), lo, "lead")
             continue
         if how == "all":  # (not a walkthrough of the options that never says which)
             yield Candidate(None if listing else _letter_anywhere(region, n, options), 0, how)
@@ -711,6 +711,8 @@ def _said_available(line: str) -> bool:
 def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
     """A reply that says which options were and were not available: with the question's polarity
     (``asks``) the group it asks for; without, two groups of opposite polarity are two answers."""
+    if len(s) > ANYWHERE_LIMIT:
+        return None  # a long reply that states no answer: no reading of it as a whole (as ``_set_anywhere``)
     if asks not in POLARITY and not (_UNAVAILABLE.search(s) and _AVAILABLE.search(s)):
         return None
     if asks in POLARITY and not (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)):
@@ -753,11 +755,14 @@ def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | st
     return _set_in_clause(first_clause(region), n, options)
 
 
+_LEAD_CHARS = 400
+
+
 def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidate | None:
     """A line that starts with the answer and goes on ("A, C. Lithography (D) is later.", "None of the
     above. All of these were available."): a fallback reading."""
     hi = s.find("\n", lo)
-    region = s[lo:len(s) if hi < 0 else hi]
+    region = s[lo:min(len(s) if hi < 0 else hi, lo + _LEAD_CHARS)]  # a line that starts with the answer: its start
     if k is None and _said_available(region):
         return None  # a group said (not) available: which group answers is the polarity's call
     got = _lead_list(region, n, options)
