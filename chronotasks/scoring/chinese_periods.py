@@ -166,13 +166,10 @@ _STYLE_AFTER = re.compile(r"\s*(?:-|\s)?style\b|\s*风格|\s*式样|\s*款", re.
 def period_candidates(s: str) -> Iterator[Candidate]:
     """The periods a normalised reply states, in the order a grader reads them (a period named only
     to reject it, "应为唐代，而非宋代", not counted; two periods in one statement: CONFLICT)."""
-    fallbacks = False
     for how, lo, hi, final in regions(s):
-        if how in ("weak", "all") and not fallbacks:
-            fallbacks = True
+        if how == "fallbacks":
             yield FALLBACKS
-        if how == "odd":
-            continue  # "X is the odd one out": a cue of the single-letter questions only
+            continue
         part = s[lo:hi] if how in ("all", "line", "bold") else first_clause(s[lo:hi])
         neg = negated_spans(part) + [(m.end(), m.end() + 8) for m in _IMITATION.finditer(part)]
         found = {name for start, end, name in dynasty_mentions(part)

@@ -173,13 +173,10 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     if stripped in choices:
         yield Candidate(stripped, 0, "bare")
         return
-    fallbacks = False
     for how, lo, hi, final in regions(s):
-        if how in ("weak", "all") and not fallbacks:
-            fallbacks = True
+        if how == "fallbacks":
             yield FALLBACKS
-        if how == "odd":
-            continue  # "X is the odd one out": a cue of the single-letter questions only
+            continue
         region = s[lo:hi]
         if how == "all":
             yield Candidate(_anywhere(region, choices, asks), 0, how)

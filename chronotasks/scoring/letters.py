@@ -349,11 +349,10 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
     if "{" in s:
         yield _json_letter(s, n, options)
     listing = _is_options_listing(s)
-    fallbacks = False
-    for how, lo, hi, final in regions(s):
-        if how in ("weak", "all") and not fallbacks:
-            fallbacks = True
+    for how, lo, hi, final in regions(s, odd=True):
+        if how == "fallbacks":
             yield FALLBACKS
+            continue
         region = s[lo:hi]  # ("odd": "The artifact in image D is the odd one out." is read as a cue)
         if how == "line":
             if listing:
@@ -812,10 +811,8 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     covered: list[tuple[int, int]] = []
     leads: list[int] = []  # lines that start with an answer and go on: read after the polarity, if at all
     stated = False  # a committed answer was yielded
-    fallbacks = False
     for how, lo, hi, final in regions(s):
-        if how in ("weak", "all") and not fallbacks:
-            fallbacks = True
+        if how == "fallbacks":
             # "C and D would not have been available. A and B would.": with the question's polarity the
             # groups are the answer; without, two groups are no answer. Read only when no answer was
             # stated (what the reply says of each option's availability is its explanation then)
@@ -824,8 +821,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
             if not stated:  # fallbacks: read only when no answer was stated
                 yield from (_lead_candidate(s, lo_, n, options, k) for lo_ in leads)
             yield FALLBACKS
-        if how == "odd":
-            continue  # "X is the odd one out": a cue of the single-letter questions only
+            continue
         region = s[lo:hi]
         if how == "bold":
             continue

@@ -297,7 +297,6 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
     """The orderings of ``items`` a normalised reply states, in the order a grader reads them."""
     t = _prepare(s)
     structured_done = False
-    fallbacks = False
     line_runs: dict[int, list] = {}  # the lists of each line, found once: cues on one line share them
 
     def runs_from(start: int, end: int) -> list:
@@ -308,11 +307,9 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
         return [(at, value) for at, value in line_runs[line_start] if start <= at < end]
 
     for how, lo, hi, final in regions(t):
-        if how in ("weak", "all") and not fallbacks:
-            fallbacks = True
+        if how == "fallbacks":
             yield FALLBACKS
-        if how == "odd":
-            continue  # "X is the odd one out": a cue of the single-letter questions only
+            continue
         if how == "bold":
             continue
         if how == "line":

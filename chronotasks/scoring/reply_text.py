@@ -274,7 +274,7 @@ def _bold_answers(s: str) -> list[tuple[int, int]]:
     return spans
 
 
-def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
+def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     """(how, start, end, final) spans of s that may hold the answer, in the order a grader reads them.
 
     ``how``: "cue" (after an answer cue, before "is the correct answer", or inside a
@@ -283,7 +283,9 @@ def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
     last sentence "... is X."), "bold" (a bold span ending its line), "line" (the first or the last line, for the
     caller to test as an answer line), "weak" (after a conclusion cue such as "so" or "因此"),
     "all" (the whole reply). ``final``: the answer there is stated as the final one (after a
-    self-correction, or the cue's sentence says "final", "so", "therefore", ...).
+    self-correction, or the cue's sentence says "final", "so", "therefore", ...). A region
+    ("fallbacks", 0, 0, False) marks where the fallback regions ("weak", "all") begin; "odd"
+    regions come only when asked for (``odd``: a question about the one that differs).
     """
     low = lower(s)
     epochs = _epochs(s)
@@ -294,7 +296,7 @@ def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
         for m in reversed(cues):
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
                 yield "cue", m.end(), end, corrected or _is_final(low, m.start(), m.end())
-        for how, pattern in (("cue", REVERSE_CUE), ("odd", ODD_CUE)):
+        for how, pattern in (("cue", REVERSE_CUE), ("odd", ODD_CUE)) if odd else (("cue", REVERSE_CUE),):
             for m in reversed(list(pattern.finditer(low, start, end))):
                 sentence = _sentence_start(low, m.start(), start)
                 yield how, sentence, m.start(), corrected or _FINAL_MARK.search(low, sentence, m.start()) is not None
@@ -323,6 +325,7 @@ def regions(s: str) -> Iterator[tuple[str, int, int, bool]]:
         last_start = s.rfind("\n") + 1
         if last_start > first.start():
             yield "line", last_start, len(s), False
+    yield "fallbacks", 0, 0, False
     start, end = epochs[0]
     for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
         yield "weak", m.end(), end, False
