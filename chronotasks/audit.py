@@ -1,12 +1,13 @@
 """`chronotasks audit RUN_DIR`: is a model's score limited by its answer format?
 
 Reads the per-sample logs lmms-eval writes with ``--log_samples`` (``*_samples_<task>.jsonl``
-under RUN_DIR, searched recursively) and prints, per task, how many replies were read, how many
-gave no readable answer (the task's ``parse_failure``; ``empty_answer`` for free-text MuseBench
-VQA; for TempViz, ``parse_failure`` of each sample's judge ``verdict``), how many the LLM
-extractor read when it was on, and the most common unreadable replies (for TempViz, the judge's).
-The same rows are written as CSV (``--csv``, default RUN_DIR/parse_audit.csv) with one line per
-task and one per frequent unreadable reply.
+under RUN_DIR, searched recursively) and prints, per task, the share of replies whose answer was
+decided by the rules (``AnswerSpace.parse``), by the LLM extractor (when it was on: each sample
+logs ``extractor``), and abstained (no answer: the task's ``parse_failure``; ``empty_answer`` for
+free-text MuseBench VQA; for TempViz, ``parse_failure`` of each sample's judge ``verdict``), and
+the most common unreadable replies (for TempViz, the judge's). The same rows are written as CSV
+(``--csv``, default RUN_DIR/parse_audit.csv) with one line per task and one per frequent
+unreadable reply.
 
 TempViz samples logged by a run on several processes carry no verdict (lmms-eval aggregates
 gathered copies); they are not counted (``<judge_cache_dir>/samples/tempviz_<category>.jsonl``
@@ -43,6 +44,16 @@ class TaskAudit:
     @property
     def failure_rate(self) -> float | None:
         return self.failures / self.scored if self.scored else None
+
+    @property
+    def by_llm(self) -> int:
+        """Samples whose answer the LLM extractor gave (0 when it was off)."""
+        return self.extractor.get("llm", 0)
+
+    @property
+    def by_rules(self) -> int:
+        """Samples whose answer the rules gave: read, and not by the extractor."""
+        return self.scored - self.failures - self.by_llm
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -113,12 +124,15 @@ def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _share(count: int, total: int) -> str:
+    return f"{count} ({100 * count / total:.1f}%)" if total else "n/a"
+
+
 def report(tasks: dict[str, TaskAudit], top: int, width: int) -> str:
-    lines = ["| task | samples | unreadable | rate | read by LLM extractor |", "|---|---:|---:|---:|---:|"]
+    lines = ["| task | samples | decided by rules | by LLM extractor | abstained (unreadable) |", "|---|---:|---:|---:|---:|"]
     for name, t in sorted(tasks.items()):
-        rate = "n/a" if t.failure_rate is None else f"{100 * t.failure_rate:.1f}%"
-        llm = str(t.extractor.get("llm", 0)) if t.extractor else "off"
-        lines.append(f"| {name} | {t.samples} | {t.failures} | {rate} | {llm} |")
+        llm = _share(t.by_llm, t.scored) if t.extractor else "off"
+        lines.append(f"| {name} | {t.samples} | {_share(t.by_rules, t.scored)} | {llm} | {_share(t.failures, t.scored)} |")
     for name, t in sorted(tasks.items()):
         if not t.unread:
             continue
@@ -133,13 +147,13 @@ def write_csv(tasks: dict[str, TaskAudit], path: Path, top: int) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["task", "row", "samples", "unreadable", "rate", "llm_extracted", "count", "reply"])
+        writer.writerow(["task", "row", "samples", "rules", "llm_extracted", "unreadable", "rate", "count", "reply"])
         for name, t in sorted(tasks.items()):
             rate = "" if t.failure_rate is None else f"{t.failure_rate:.4f}"
-            llm = t.extractor.get("llm", 0) if t.extractor else ""
-            writer.writerow([name, "task", t.samples, t.failures, rate, llm, "", ""])
+            llm = t.by_llm if t.extractor else ""
+            writer.writerow([name, "task", t.samples, t.by_rules, llm, t.failures, rate, "", ""])
             for reply, count in t.unread.most_common(top):
-                writer.writerow([name, "unreadable_reply", "", "", "", "", count, reply])
+                writer.writerow([name, "unreadable_reply", "", "", "", "", "", count, reply])
     tmp.replace(path)
 
 

@@ -16,8 +16,10 @@ import json
 import statistics
 import time
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 
+from chronotasks.benchmarks.tabvlm.schema import BY_TASK
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.scoring.t2i import parse_verdict
 
@@ -31,6 +33,8 @@ def reader(row: dict):
     if row["kind"] == "judge_rating":
         return lambda: parse_verdict(row["reply"], "judging")
     space = AnswerSpace.from_json(row["answer_space"])
+    if space.asks is None and row["task"] in BY_TASK:  # as the TAB-VLM hook reads its set questions
+        space = replace(space, asks=BY_TASK[row["task"]].answer_space.asks)
     return lambda: space.parse(row["reply"], row["options"])
 
 

@@ -7,6 +7,9 @@ uniformly at random or with a constant; the tasks read replies with ``parse``.
 Kinds:
   letter      one of n option letters                  {"kind": "letter", "n": 4}
   letter_set  any subset of n option letters            {"kind": "letter_set", "n": 4}
+              ``asks: "available"`` / ``"unavailable"``: what the question asks for (TAB-VLM
+              technique / material), so "A and B were available; C and D were not" is read
+              (without it, a reply that states both groups and no answer gives None)
   ordering    a permutation of n option letters         {"kind": "ordering", "n": 4}
               or, with ``base``, of the numbers base..base+n-1 (image indices)
                                                         {"kind": "ordering", "n": 4, "base": 0}
@@ -26,6 +29,13 @@ instead of lettered (TAB-VLM's release prompts). Values stay letters; ``format``
 inverse for any realistic reply: the answer in the space, or None when the reply gives none
 (hedges, two answers, refusals, replies cut off). ``options`` are the option texts shown to the
 model, so a reply naming an option by its text ("Song", "宋代") is read as its letter.
+
+``parse`` reads in three steps, as a careful grader does:
+  1. ``normalize``: the reply as plain text (reasoning blocks, markdown, full-width forms);
+  2. ``candidates``: every answer the reply states, in the order a grader reads them (JSON field,
+     answer cues, bold answers, answer lines, lists and tables, conclusions, the whole reply);
+  3. ``decide``: conflicts checked -- one answer when nothing contradicts it (no second answer,
+     no alternatives, no answer in an unfinished last sentence), else None.
 """
 
 from __future__ import annotations
@@ -33,13 +43,19 @@ from __future__ import annotations
 import json
 import random
 import string
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chronotasks.scoring import parsing
 from chronotasks.scoring.numbered_options import as_letters, number_of
-from chronotasks.scoring.chinese_periods import PERIODS, chinese_name
+from chronotasks.scoring.candidates import Candidate, decide
+from chronotasks.scoring.chinese_periods import PERIODS, chinese_name, period_candidates
+from chronotasks.scoring.choice_parsing import choice_candidates
+from chronotasks.scoring.letters import letter_candidates, letter_set_candidates
+from chronotasks.scoring.order_parsing import ordering_candidates
+from chronotasks.scoring.reply_text import cut_off, normalize
+from chronotasks.scoring.year_parsing import year_candidates
 
 KINDS = ("letter", "letter_set", "ordering", "k_of_n", "year", "choice", "dynasty", "text")
 NUMBERED_KINDS = ("letter", "letter_set", "k_of_n", "ordering")
@@ -132,21 +148,30 @@ class AnswerSpace:
         ``format``. ``options``: the option texts shown to the model, if any."""
         if self.numbered:  # option numbers written as letters, then read as a lettered reply
             reply = as_letters(reply)
+        if self.kind == "text":
+            return parsing.clean(reply) or None
+        text = normalize(reply)                       # 1. the reply as plain text
+        if not text:
+            return None
+        found = self.candidates(text, options)        # 2. every answer it states, in reading order
+        return decide(found, cut_off(text))           # 3. conflicts checked: one answer, or None
+
+    def candidates(self, text: str, options: Sequence[str] | None = None) -> Iterator[Candidate]:
+        """The answers a normalised reply states (``chronotasks.scoring.candidates.Candidate``), in
+        the order a grader reads them; the per-kind readers live in ``chronotasks.scoring``."""
         if self.kind == "letter":
-            return parsing.parse_letter(reply, self.n, options)
-        if self.kind == "letter_set":
-            return parsing.parse_letter_set(reply, self.n, options)
-        if self.kind == "k_of_n":
-            return parsing.parse_k_of_n(reply, self.n, self.k, options)
+            return letter_candidates(text, self.n, options)
+        if self.kind in ("letter_set", "k_of_n"):
+            return letter_set_candidates(text, self.n, options, self.k if self.kind == "k_of_n" else None, self.asks)
         if self.kind == "ordering":
-            return parsing.parse_ordering(reply, self.n, base=self.base)
+            return ordering_candidates(text, self.n, self.base)
         if self.kind == "year":
-            return parsing.parse_year(reply, self.lo, self.hi)
+            return year_candidates(text, self.lo, self.hi)
         if self.kind == "choice":
-            return parsing.parse_choice(reply, self.choices, self.key or "answer", self.asks)
+            return choice_candidates(text, list(self.choices), self.key or "answer", self.asks)
         if self.kind == "dynasty":
-            return parsing.parse_period(reply)
-        return parsing.clean(reply) or None
+            return period_candidates(text)
+        raise ValueError(f"a {self.kind!r} answer space states no candidates")
 
     def random_value(self, rng: random.Random) -> Any:
         """A uniformly random valid answer: each element of the space equally likely."""

@@ -14,6 +14,11 @@ have no row in Table 6 and stay unmapped (None); 晋 / "Jin dynasty" is the Jin 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from collections.abc import Iterator
+
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.reply_text import cut_off, first_clause, inside, negated_spans, normalize, regions
 
 # canonical name, year range (Table 6), aliases (Chinese and English, matched as substrings
 # for Chinese, as words for English). Order matters for overlapping aliases: longer first.
@@ -106,8 +111,13 @@ def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:
     for pattern in (_ZH_NAMES, _EN_NAMES):
         if pattern is _ZH_NAMES and low.isascii():
             continue
+        earlier = sorted(taken)  # the names of the patterns before: a name overlapping one is skipped
+        starts = [a for a, _ in earlier]
         for m in pattern.finditer(low):
-            if not any(a < m.end() and m.start() < b for a, b in taken):
+            k = bisect_right(starts, m.start())
+            near = earlier[max(0, k - 1):k + 1]  # (a pattern's own matches never overlap each other)
+            if not any(a < m.end() and m.start() < b for a, b in near) and not any(
+                    a < m.end() for a, _ in earlier[k:k + 3]):
                 found.append((m.start(), m.end(), _OWNER[m.group(0)]))
                 taken.append((m.start(), m.end()))
     if not low.isascii():
@@ -147,24 +157,37 @@ def same_dynasty(pred: str | None, gold: str | None) -> float:
 
 
 
+# "清代仿明宣德款" (a Qing piece with an imitation Ming mark), "a Qing copy in the style of the Ming":
+# a period the piece imitates is not its period
+_IMITATION = re.compile(r"仿|摹|模仿|\bimitat\w*\s+(?:of\s+)?(?:the\s+)?|\bcopy\s+of\s+(?:a\s+|the\s+)?|\bin\s+the\s+style\s+of\s+(?:the\s+)?", re.IGNORECASE)
+_STYLE_AFTER = re.compile(r"\s*(?:-|\s)?style\b|\s*风格|\s*式样|\s*款", re.IGNORECASE)
+
+
+def period_candidates(s: str) -> Iterator[Candidate]:
+    """The periods a normalised reply states, in the order a grader reads them (a period named only
+    to reject it, "应为唐代，而非宋代", not counted; two periods in one statement: CONFLICT)."""
+    for how, lo, hi, final in regions(s):
+        if how == "fallbacks":
+            yield FALLBACKS
+            continue
+        part = s[lo:hi] if how in ("all", "line", "bold") else first_clause(s[lo:hi])
+        neg = negated_spans(part) + [(m.end(), m.end() + 8) for m in _IMITATION.finditer(part)]
+        found = {name for start, end, name in dynasty_mentions(part)
+                 if not inside(start, neg) and not _STYLE_AFTER.match(part, end)}
+        if len(found) == 1:
+            yield Candidate(found.pop(), lo, how, final)
+        elif found:
+            yield Candidate(CONFLICT, lo, how, final)
+        if how == "all":
+            return
+
+
 def parse_period(text) -> str | None:
     """The one Table 6 period a free-text reply gives ("清代", "清乾隆年间", "Qing dynasty"), read as a
     grader reads it: after an answer cue when there is one, a period named only to reject it
     ("应为唐代，而非宋代") not counted; two periods ("明末清初", "明代或清代") or none give None."""
-    from chronotasks.scoring.reply_text import first_clause, inside, negated_spans, normalize, regions
-
     s = normalize(text)
-    if not s:
-        return None
-    for how, lo, hi in regions(s):
-        part = s[lo:hi] if how in ("all", "line") else first_clause(s[lo:hi])
-        neg = negated_spans(part)
-        found = {name for start, _, name in dynasty_mentions(part) if not inside(start, neg)}
-        if len(found) == 1:
-            return found.pop()
-        if found or how == "all":
-            return None
-    return None
+    return decide(period_candidates(s), cut_off(s)) if s else None
 
 
 def chinese_name(period: str) -> str:
@@ -175,5 +198,5 @@ def chinese_name(period: str) -> str:
     raise ValueError(f"unknown period {period!r}; expected one of {PERIODS}")
 
 
-__all__ = ["DYNASTIES", "PERIODS", "chinese_name", "dynasties_in", "dynasty_mentions", "dynasty_of", "parse_period",
+__all__ = ["DYNASTIES", "PERIODS", "chinese_name", "dynasties_in", "dynasty_mentions", "dynasty_of", "parse_period", "period_candidates",
            "same_dynasty"]

@@ -11,13 +11,16 @@ hedge ("1 or 2") or a reply that stops inside its JSON give None.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
-from chronotasks.scoring.json_answer import json_answer_text
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.json_answer import json_answer, json_values
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
+    CORRECTION,
     ORDINAL_WORDS,
     ZH_DIGITS,
+    cut_off,
     first_clause,
     inside,
     lower,
@@ -27,19 +30,24 @@ from chronotasks.scoring.reply_text import (
 )
 
 _LABELLED = re.compile(  # on lower(text)
-    r"\b(?:images?|imgs?|pictures?|photos?|photographs?|options?|choices?|candidates?|no\.)\s*#?\s*(\d+)(?!\d)"
+    r"\b(?:images?|imgs?|pictures?|photos?|photographs?|options?|choices?|candidates?|no\.)[\s_]*#?\s*(\d+)(?!\d)"
     r"|(?:图片|图像|照片|图|选项)\s*(\d+)(?!\d)"
     r"|\b(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?:one|image|picture|photo|photograph|option|choice)s?\b"
     r"|\bthe\s+(first|second|third|fourth|fifth|former|latter)\b(?!\s+(?:of|half|time|step|decade|century|world|place|glance|look))"
     r"|第\s*([一二三四五1-5])\s*(?:张|幅|个|项)?\s*(?:图片|图像|照片|图|选项)?",
 )
-_NUMBER = re.compile(r"(?<![\w.])(\d+)(?![\w]|\.\d|\s*(?:st|nd|rd|th)\b)")
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,2})(?![\w]|\.\d|\s*(?:st|nd|rd|th)\b|\s*%)")  # a year or a percentage is no choice
+# "(2019)", "(the 1963 photo)": an aside in brackets is not the answer
+_NUMBER_ASIDE = re.compile(r"[(（]\s*\d\s*[)）]")  # "(2)" names a choice
+_ASIDE = re.compile(r"\([^()\n]{1,80}\)|（[^（）\n]{1,80}）")
 _EARLIER = r"\b(?:earlier|older|oldest|earliest|first|more\s+(?:dated|old)|predates|precedes)\b"
 _LATER = r"\b(?:later|newer|newest|latest|more\s+recent|most\s+recent|more\s+modern|younger|postdates)\b"
 _COMPARE = re.compile(  # on lower(text)
     rf"(?=[eofpmlny更较早在晚])(?:(?P<earlier>{_EARLIER})|(?P<later>{_LATER})|(?P<zh_earlier>更早|较早|更旧|更古老|更老|早于|在前)|(?P<zh_later>更新|更晚|较晚|更近|更现代|晚于|在后))",
 )
-_UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|possible)|unsure|hard\s+to\s+(?:say|tell)|same\s+(?:time|year|era|period)|both)\b|无法|不确定|相同|同一时期", re.IGNORECASE)
+_UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|possible)|unsure|hard\s+to\s+(?:say|tell))\b|无法|不确定", re.IGNORECASE)
+# for "which is earlier": the two are of one time
+_SAME_TIME = re.compile(r"\b(?:same\s+(?:time|year|era|period)|both)\b|相同|同一时期", re.IGNORECASE)
 
 
 def _choice_of(m: re.Match, choices: list[str]) -> str | None:
@@ -59,7 +67,10 @@ def _choice_of(m: re.Match, choices: list[str]) -> str | None:
 
 
 def _mentions(s: str, choices: list[str], bare_numbers: bool) -> list[tuple[int, int, str]]:
-    """(start, end, choice) of each choice named in s (numbers only when ``bare_numbers``)."""
+    """(start, end, choice) of each choice named in s (numbers only when ``bare_numbers``); asides
+    in brackets ("Image 1 (2019)") are skipped."""
+    if "(" in s or "（" in s:
+        s = _ASIDE.sub(lambda m: m.group(0) if _NUMBER_ASIDE.fullmatch(m.group(0)) else " " * len(m.group(0)), s)
     neg = negated_spans(s)
     found = []
     taken = []
@@ -79,9 +90,12 @@ def _mentions(s: str, choices: list[str], bare_numbers: bool) -> list[tuple[int,
 def _value(text: str, choices: list[str], asks: str | None) -> str | None:
     """A JSON field or a short answer: exactly one choice named ("2", "Image 2", "2 (Image 2 is earlier)")."""
     s = normalize(text)
-    exact = {c.lower(): c for c in choices}.get(s.strip(" .!\"'").lower())
+    word = s.strip(" .!\"'").lower().replace("_", " ")
+    exact = {c.lower(): c for c in choices}.get(word)
     if exact is not None:
         return exact
+    if word in ORDINAL_WORDS:  # {"answer": "first"}
+        return str(ORDINAL_WORDS[word])
     named = {c for _, _, c in _mentions(s, choices, bare_numbers=True)}
     if len(named) == 1:
         c = named.pop()
@@ -91,11 +105,22 @@ def _value(text: str, choices: list[str], asks: str | None) -> str | None:
     return None
 
 
+_THAN = re.compile(r"\s+than\s+")
+
+
 def _compared(s: str, choices: list[str], asks: str) -> str | None:
-    """ "Image 1 is earlier" -> 1; "Image 2 is newer than Image 1" -> 1 (two choices); "第一张更早" -> 1."""
+    """ "Image 1 is earlier" -> 1; "Image 2 is newer than Image 1" -> 1 (two choices); "it is older
+    than the second image" -> 1 (what it is compared with is the other one); "第一张更早" -> 1."""
     votes = set()
     mentions = _mentions(s, choices, bare_numbers=False)
     for m in _COMPARE.finditer(lower(s)):
+        earlier = m.lastgroup in ("earlier", "zh_earlier")
+        than = _THAN.match(s, m.end())
+        compared_with = [c for start, end, c in mentions if than and start == than.end()] if not m.lastgroup.startswith("zh") else []
+        if compared_with and len(choices) == 2 and compared_with[0] in choices:
+            other = choices[1 - choices.index(compared_with[0])]
+            votes.add(other if earlier else compared_with[0])
+            continue
         before = [c for start, end, c in mentions if end <= m.start() and m.start() - end <= 25
                   and not re.search(r"[.;\n]", s[end:m.start()])]
         if not before:
@@ -106,7 +131,6 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
             prev = [(start, end) for start, end, c in mentions if end <= m.start()]
             if "比" in s[prev[-2][1]:prev[-1][0]]:
                 subject = before[-2]
-        earlier = m.lastgroup in ("earlier", "zh_earlier")
         if earlier:
             votes.add(subject)
         elif len(choices) == 2 and subject in choices:
@@ -117,46 +141,126 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
     return None
 
 
-def parse_choice(text, choices: Iterable[str] = ("1", "2"), key: str = "answer", asks: str | None = None) -> str | None:
-    """The choice a reply gives (see the module docstring), or None."""
-    choices = [str(c) for c in choices]
-    s = normalize(text)
-    if not s:
-        return None
-    field = json_answer_text(s, (key.lower(), "final_answer", "answer"))
+def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) -> Iterator[Candidate]:
+    """The choices a normalised reply states, in the order a grader reads them."""
+    objects = json_values(s)
+    field = json_answer(s, (key.lower(), "final_answer", "answer"), objects)
     if field is not None:
-        return _value(field, choices, asks) if field else None
+        yield Candidate((_value(field[1], choices, asks) if field[1] else None) or CONFLICT, field[0], "json", True)
+        after = s[s.rfind("}") + 1:]
+        revision = CORRECTION.search(lower(after)) if after.strip(" \n`") else None
+        if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.'
+            clause = first_clause(after[revision.end():])
+            value = (_compared(clause, choices, asks) if asks else None) or _value(clause, choices, asks) if clause.strip() else None
+            yield Candidate(value, len(s) - len(after) + revision.end(), "cue", True)
+        if asks:
+            for text in _reasoning(s, field[0], objects):
+                # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
+                yield Candidate(_concluded(text, choices, asks), s.rfind("}") + 1, "cue")
+        return
+    if asks and objects:
+        role = _role_answer(objects, choices, asks)
+        if role is not None:  # {"earlier_image": "Image 1", "later_image": "Image 2"}
+            yield role
+            return
     fragment = re.search(r'["\']?' + re.escape(key) + r'["\']?\s*[:=]\s*["\']?([^"\'},\n]+)', s, re.IGNORECASE)
     if fragment:
-        return _value(fragment.group(1), choices, asks)
+        yield Candidate(_value(fragment.group(1), choices, asks) or CONFLICT, fragment.start(), "json", True)
+        return
     if s.lstrip().startswith("{"):
-        return None  # a JSON reply that stops before its answer field
+        return  # a JSON reply that stops before its answer field
     stripped = s.strip(" .!\"'")
     if stripped in choices:
-        return stripped
-    for how, lo, hi in regions(s):
+        yield Candidate(stripped, 0, "bare")
+        return
+    for how, lo, hi, final in regions(s):
+        if how == "fallbacks":
+            yield FALLBACKS
+            continue
         region = s[lo:hi]
         if how == "all":
-            return _anywhere(region, choices, asks)
-        clause = first_clause(region) if how != "line" else region
+            yield Candidate(_anywhere(region, choices, asks), 0, how)
+            return
+        clause = first_clause(region) if how not in ("line", "bold") else region
         if how == "line" and len(clause) > 60:
             continue
         if asks:
             compared = _compared(clause, choices, asks)
             if compared is not None:
-                return compared
-        named = [c for _, _, c in _mentions(clause, choices, bare_numbers=how in ("cue", "line"))]
-        distinct = set(named)
-        if len(distinct) == 1:
-            c = distinct.pop()
-            return c if c in choices else None
-        if len(distinct) > 1:
-            return None
-    return None
+                yield Candidate(compared, lo, how, final)
+                continue
+        named = {c for _, _, c in _mentions(clause, choices, bare_numbers=how in ("cue", "line", "bold"))}
+        if len(named) == 1:
+            c = named.pop()
+            yield Candidate(c if c in choices else CONFLICT, lo, how, final)
+        elif len(named) > 1:
+            yield Candidate(CONFLICT, lo, how, final)
+
+
+_EARLIER_KEY = re.compile(r"earl|old|first|prior|前|早")
+_LATER_KEY = re.compile(r"later|new|recent|modern|second|后|晚")
+
+
+def _role_answer(objects: list, choices: list[str], asks: str) -> Candidate | None:
+    """A JSON reply that names the images by their role instead of an answer field:
+    {"earlier_image": "Image 1", "later_image": "Image 2"} answers 1 for "which is earlier"."""
+    votes = set()
+    for pos, obj in objects:
+        for key, value in obj.items():
+            if not isinstance(value, (str, int)) or len(str(value)) > 20:
+                continue
+            named = _value(str(value), choices, None)
+            key = str(key).lower()
+            if named is None or not (("image" in key or "photo" in key or "图" in key) or key in ("earlier", "later", "older", "newer")):
+                continue
+            if _EARLIER_KEY.search(key) and not _LATER_KEY.search(key):
+                votes.add((pos, named))
+            elif _LATER_KEY.search(key) and len(choices) == 2:
+                votes.add((pos, choices[1 - choices.index(named)]))
+    found = {v for _, v in votes}
+    if not found:
+        return None
+    return Candidate(found.pop() if len(found) == 1 else CONFLICT, min(p for p, _ in votes), "json", True)
+
+
+_REASONING_KEYS = re.compile(r"think|reason|analy|conclu|step_?3|summary|分析|推理|结论", re.IGNORECASE)
+
+
+_SENTENCE_MARK = re.compile(r"[.!?。\n]")
+
+
+def _concluded(text: str, choices: list[str], asks: str) -> str | None:
+    """The choice the last sentence of a reasoning text states by comparison ("Therefore Image 1
+    predates Image 2."), or None."""
+    text = text[-400:].rstrip(" \n.!?。")
+    marks = [m.end() for m in _SENTENCE_MARK.finditer(text)]
+    sentence = normalize(text[marks[-1] if marks else 0:])
+    if not _COMPARE.search(lower(sentence)):
+        return None
+    cue = re.search(r"\b(?:so|therefore|thus|hence|overall|in\s+conclusion)\b,?", sentence, re.IGNORECASE)
+    return _compared(first_clause(sentence[cue.end():] if cue else sentence), choices, asks)
+
+
+def _reasoning(s: str, json_at: int, objects: list) -> list[str]:
+    """The reasoning around a JSON answer: the prose before it, and its reasoning fields
+    ("thinking", "reasoning_path", "conclusion")."""
+    texts = [s[:json_at]] if s[:json_at].strip() else []
+    obj = next((value for at, value in objects if at == json_at), None)
+    if isinstance(obj, dict):
+        texts += [v for k, v in obj.items() if isinstance(v, str) and _REASONING_KEYS.search(str(k))]
+    return texts
+
+
+def parse_choice(text, choices: Iterable[str] = ("1", "2"), key: str = "answer", asks: str | None = None) -> str | None:
+    """The choice a reply gives (see the module docstring), or None."""
+    s = normalize(text)
+    if not s:
+        return None
+    return decide(choice_candidates(s, [str(c) for c in choices], key, asks), cut_off(s))
 
 
 def _anywhere(s: str, choices: list[str], asks: str | None) -> str | None:
-    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s):
+    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s) or (asks and _SAME_TIME.search(s)):
         return None
     if asks:
         compared = _compared(s, choices, asks)

@@ -12,16 +12,21 @@ at bracket and quote characters, so a long reply costs little.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-ANSWER_KEYS = ("answer", "final_answer", "final answer", "answers", "sequence", "order", "ordering", "selection", "selected",
-               "choice", "choices", "letters", "option", "options")
+ANSWER_KEYS = ("answer", "final_answer", "final answer", "finalanswer", "answers", "sequence", "order", "ordering", "selection",
+               "selected", "choice", "choices", "letters", "option", "options", "答案", "最终答案", "选项")
+# A key that names the answer without being one of ANSWER_KEYS ("selected_option", "answer_letter",
+# "最终选择"): used when no object has one of the keys asked for.
+_ANSWER_LIKE = re.compile(r"answer|final|choice|chosen|select|option|pick|result|prediction|答案|选|结果")
 _TOKENS = re.compile(r'[{}\[\]"\\]')
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
-_FINAL = re.compile(r"\bfinal\b|最终|最后", re.IGNORECASE)
+# a JSON answer marked as the one that counts: "Final answer: {...}", "Corrected:\n{...}"
+_FINAL = re.compile(r"\bfinal\b|\bcorrect(?:ed|ion)\b|\brevised\b|\bupdated\b|\bactually\b|最终|最后|更正|修正", re.IGNORECASE)
 
 
 def _balanced(s: str, open_ch: str, close_ch: str) -> Iterator[tuple[int, int]]:
@@ -55,6 +60,11 @@ def _loads(candidate: str) -> Any:
             return json.loads(attempt)
         except (json.JSONDecodeError, ValueError, RecursionError):
             continue
+    if "'" in candidate and len(candidate) < 20_000:  # a Python dict: {'answer': 'B'}
+        try:
+            return ast.literal_eval(_TRAILING_COMMA.sub(r"\1", candidate))
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
     return None
 
 
@@ -93,32 +103,48 @@ def _as_text(value: Any) -> str | None:
     return None
 
 
-def json_answer_text(text: Any, keys: Iterable[str] = ANSWER_KEYS) -> str | None:
-    """The answer field of a JSON reply as text ("C, D" for ["C", "D"]); None when the reply has no
-    JSON answer; "" (no answer) when several JSON answers disagree and none is marked final."""
+def json_answer(text: Any, keys: Iterable[str] = ANSWER_KEYS, objects: list | None = None) -> tuple[int, str] | None:
+    """(position, the answer field as text) of a JSON reply ("C, D" for ["C", "D"]); None when the
+    reply has no JSON answer; "" (no answer) when several JSON answers disagree and none is marked
+    final. Keys are matched in any case; when no object has one of ``keys``, a key that names an
+    answer ("selected_option", "最终选择") counts. ``objects``: ``json_values(text)``, if the caller
+    has them already."""
     s = "" if text is None else str(text)
     keys = tuple(keys)
-    answers = []
-    for pos, obj in json_values(s):
-        lowered = {str(k).strip().lower(): v for k, v in obj.items()}
-        for key in keys:
-            if key in lowered:
-                value = _as_text(lowered[key])
-                if value is not None:
-                    answers.append((pos, value))
-                break
+    objects = json_values(s) if objects is None else objects
+    answers = _answers(objects, lambda key: key in keys, keys)
+    if not answers:
+        answers = _answers(objects, lambda key: _ANSWER_LIKE.search(key) is not None, ())
     if not answers:
         stripped = s.strip()
         if stripped.startswith("[") and stripped.endswith("]"):
-            array = extract_json_array(stripped)
-            if array is not None and all(isinstance(v, (str, int)) for v in array):
-                return ", ".join(str(v).strip() for v in array)
+            array = _loads(stripped)  # the whole reply is one array (not "[3,1,2,0]\n[3,1,0,2]")
+            if isinstance(array, list) and all(isinstance(v, (str, int)) for v in array):
+                return s.find("["), ", ".join(str(v).strip() for v in array)
         return None
     distinct = {a for _, a in answers}
     if len(distinct) == 1:
-        return answers[0][1]
-    final = [a for pos, a in answers if _FINAL.search(s[max(0, pos - 40):pos])]
-    return final[-1] if len(set(final)) == 1 else ""
+        return answers[0]
+    final = [(pos, a) for pos, a in answers if _FINAL.search(s[max(0, pos - 40):pos])]
+    return final[-1] if len({a for _, a in final}) == 1 else (answers[-1][0], "")
+
+
+def _answers(objects, wanted, order) -> list[tuple[int, str]]:
+    answers = []
+    for pos, obj in objects:
+        lowered = {str(k).strip().lower(): v for k, v in obj.items()}
+        hits = [k for k in order if k in lowered] if order else [k for k in lowered if wanted(k)]
+        for key in hits[:1]:
+            value = _as_text(lowered[key])
+            if value is not None and (order or len(value) <= 40):  # a long text under another key is reasoning
+                answers.append((pos, value))
+    return answers
+
+
+def json_answer_text(text: Any, keys: Iterable[str] = ANSWER_KEYS) -> str | None:
+    """The answer field of a JSON reply as text (see ``json_answer``), or None."""
+    found = json_answer(text, keys)
+    return None if found is None else found[1]
 
 
 def unwrap_json_answer(text: Any, keys: Iterable[str] = ANSWER_KEYS) -> Any:
@@ -127,4 +153,4 @@ def unwrap_json_answer(text: Any, keys: Iterable[str] = ANSWER_KEYS) -> Any:
     return text if found is None else found
 
 
-__all__ = ["ANSWER_KEYS", "extract_json", "extract_json_array", "json_answer_text", "json_values", "unwrap_json_answer"]
+__all__ = ["ANSWER_KEYS", "extract_json", "extract_json_array", "json_answer", "json_answer_text", "json_values", "unwrap_json_answer"]

@@ -1,9 +1,16 @@
 """Option letters read from a reply: one letter, a set of letters, exactly k letters.
 
 An option may be named by its letter ("B", "(b)", "Ｂ", "Option B", "Artifact B", "选项B"), by
-ordinal ("the fourth one", "第二件"), or by its text when the texts shown to the model are given
-("Early Medieval Period", "宋代" for the option "Song"). The reply is read where a grader reads it
-(``reply_text.regions``). Two different answers without a final pick, a hedge ("C or maybe A"),
+position when letters label images ("Artifact #3", "Image 3", "the fourth one", "第二件", "the
+first three"), or by its text when the texts shown to the model are given ("Early Medieval
+Period", "宋代" for the option "Song", "手工雕刻" for "hand carving").
+
+Each reader lists the answers the reply states (``Candidate``s, in the order a grader reads them:
+a JSON answer field, the text after the last answer cue, an answer in bold, an answer line, a list
+of options introduced as the answer, per-option verdicts, a conclusion, the whole reply) and
+``candidates.decide`` keeps one only when nothing contradicts it. Within a statement a set is the
+one run of options it lists ("C, D (A and B came later)": the aside is not part of the answer);
+two runs ("Not available: C, D. Available: A, B."), alternatives ("A or C", "C, D, and maybe B"),
 a letter outside the options or no answer at all give ``None``.
 """
 
@@ -11,15 +18,20 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Sequence
-from functools import lru_cache
+from collections.abc import Iterator, Sequence
+from functools import cached_property, lru_cache
 
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.chinese_periods import dynasty_mentions, dynasty_of
-from chronotasks.scoring.json_answer import json_answer_text
+from chronotasks.scoring.json_answer import json_answer
+from chronotasks.scoring.option_names import translations
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
     SENTENCE_END,
+    UNSURE,
+    WALKTHROUGH,
+    cut_off,
     first_clause,
     hedged_after,
     inside,
@@ -29,8 +41,6 @@ from chronotasks.scoring.reply_text import (
     ordinal_positions,
     regions,
 )
-
-CONFLICT = "conflict"  # two different answers: the reply gives none
 
 _LONE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(?![A-Za-z0-9]|-[A-Za-z])")
 # After "A": words that make it the article ("A stone axe"), unless a verb or conjunction follows.
@@ -45,14 +55,16 @@ _NOT_ARTICLE = frozenset((
 _ARTICLE_NEXT = re.compile(r"\s+([a-z][a-z'’-]*)")
 _PRONOUN_I = re.compile(r"'|’|\s+(?:am|think|believe|would|will|can|cannot|could|guess|see|notice|say|'d|'ll|'m|feel|suspect|lean|choose|pick|select|estimate|conclude|don't|do|did|have|had|was|must|should|might|may)\b")
 _ABBREVIATIONS = re.compile(r"\b(?:A\.D\.|B\.C\.(?:E\.)?|C\.E\.|A\.M\.|P\.M\.|U\.S\.(?:A\.)?|U\.K\.|e\.g\.|i\.e\.|etc\.|vs\.)|\b[A-Z]\.[A-Z]\.", re.IGNORECASE)
-_UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|certain|possible)|unsure|hard\s+to\s+(?:say|tell)|difficult\s+to|impossible)\b|无法|不确定|难以", re.IGNORECASE)
 _STRONG_MENTION = re.compile(
     r"(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?|choices?|answers?)\s*#?\s*|选项\s*|\()([A-Za-z])(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 _OR_BETWEEN = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:,\s*)?(?:or|/|或|还是)\s*\(?(?:option\s+|artifact\s+|image\s+)?[A-Z](?![A-Za-z0-9])", re.IGNORECASE)
+# "Artifact #3", "Image 3", "图3": a position, when letters label the images
+_POSITION = re.compile(r"(?:\b(?:artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?)\s*#?\s*|#|图片?\s*|第)([1-9])(?!\d)(?!\s*(?:st|nd|rd|th)\b)", re.IGNORECASE)
 # "A ✓ B ✗", "A – yes, B – no", "- C. lost-wax casting: ✓"
 _VERDICT = re.compile(r"(?<![A-Za-z0-9])([A-Z])(?![A-Za-z0-9])[^A-Z\n✓✗]{0,50}?(✓|✗|(?i:\byes\b|\bno\b|\bcorrect\b|\bincorrect\b|\btrue\b|\bfalse\b))")
+_MARK = re.compile(r"(?=[✓✗yYnNcCiItTfFaAdD])(?:✓|✗|(?<![\w-])(?:yes|no|correct|incorrect|true|false|applies|does\s+not\s+apply|not\s+applicable)(?![\w-]))", re.IGNORECASE)
 _NONE_SET = re.compile(
     r"^\s*(?:none\b|no\s+(?:options?|letters?|techniques?|materials?|answers?)\b|neither\b|nothing\b|empty\b)|^\s*(?:都不|均不|全都不|全不|没有|无|以上都不|一个都没有)",
     re.IGNORECASE,
@@ -62,16 +74,33 @@ _ALL_SET = re.compile(
     r"|^\s*(?:都|全部|全都|均|所有)",
     re.IGNORECASE,
 )
-_ALL_BUT = re.compile(r"\b(?:all|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均)", re.IGNORECASE)
+_ALL_BUT = re.compile(r"(?=[aeAE除])\b(?:all|everything|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均)", re.IGNORECASE)
 _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|\bwhereas\b")
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
-_OPTION_LINE = re.compile(r"(?:^\s*[-*•]?\s*|(?<=[.)])\s+)\(?([A-Z])[.)]\s+(?:[A-Z][a-z]|[a-z])", re.MULTILINE)
-_LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,]|$)", re.IGNORECASE)
-_LIST_SEP = r"\s*(?:,|;|&|\band\b|\bplus\b|和|及|与|以及|\s)\s*"
+_OPTION_LINE = re.compile(r"(?:^\s*[-*•]?\s*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
+_LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,。，：]|$)", re.IGNORECASE)
+_LIST_SEP = r"(?>\s*(?:[,;&]|\band\b|\bplus\b|和|及|与|以及)?\s*)"  # atomic: no backtracking through long blanks
 _LEAD_LIST = re.compile(
-    r"^\s*(?:(?:the\s+)?(?:answer|options?|artifacts?|images?|letters?)\s*(?:are|is)?\s*[:.]?\s*)?[(\[{'\"]*"
-    r"((?:[A-Z](?![A-Za-z0-9])[)\]'\"]*" + _LIST_SEP + r"(?:and\s+)?[(\[{'\"]*){0,26}[A-Z])(?![A-Za-z0-9])",
+    r"^\s*(?:(?:the\s+)?(?:answer|options?|artifacts?|images?|letters?)\s*(?:are|is)?\s*[:.]?\s*)?[\[{'\"]*"
+    r"((?:\(?[A-Z](?![A-Za-z0-9])\)?[\]'\"]*" + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*)?(?:(?:\([A-Z]\)|[A-Z])(?![A-Za-z0-9])[\]'\"]*"
+    + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*){0,25}(?:\([A-Z]\)|[A-Z]))(?![A-Za-z0-9])",
 )
+# Between two options of one list: separators only ("A, C and D", "B (iron forging) and C").
+_GAP = re.compile(r"(?:[\s,;&/+'\"()\[\]]|\band\b|\bplus\b|\bas\s+well\s+as\b|\balso\b|\boptions?\b|\bartifacts?\b|"
+                  r"\bartefacts?\b|\bimages?\b|\bletters?\b|\bchoices?\b|和|及|与|以及)*", re.IGNORECASE)
+_GAP_AFTER_TEXT = re.compile(r"(?:[\s,;&/+'\"()\[\]:.\-–—]|\band\b|\bplus\b|和|及|与|以及)*", re.IGNORECASE)
+# An aside in brackets ("(A and B came later)", "(iron forging)"); "(A)" alone is a letter.
+_ASIDE = re.compile(r"\((?=[^()\n]*[A-Za-z]{2}|[^()\n]*[\u4e00-\u9fff])[^()\n]{1,120}\)|（[^（）\n]{1,120}）")
+# A line that starts with an option: "- B. iron forging", "2. **Artifact E** – ...", "C"
+_ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)]|\(\d{1,2}\))?[ \t]*(?:(?i:options?|artifacts?|artefacts?|images?|letters?|choices?)[ \t]*#?[ \t]*)?"
+                   r"\(?([A-Z])(?![A-Za-z0-9])\)?[ \t]*(?:[.):\-–—](?![ \t]*\(?[A-Z](?![A-Za-z0-9]))|$)", re.MULTILINE)
+# After an option's text at the start of an item line: the line ends or goes on after a separator.
+_AFTER_ITEM_TEXT = re.compile(r"[ \t]*(?:\([^()\n]*\)[ \t]*|（[^（）\n]*）[ \t]*)?(?:$|[:：,\-–—]|\.(?:\s|$))")  # not "Stone (B) was available"
+_WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]{2}")
+_ITEM_WORDS = 6  # an answer list names each option ("C — lost-wax casting"); more words describe it
+_LINE_ENDS_COLON = re.compile(r"[:：][ \t]*(?=\n)")
+# A line that introduces the answer as a list: "The correct options are:", "The three ... are:"
+_INTRO = re.compile(r"(?=[aicswAICSW答是])(?:\b(?:are|is|answers?|correct|select(?:ed)?|cho(?:ose|sen)|would(?:\s+not)?\s+have\s+been\s+\w+|were)\b[^\n]{0,40}|答案[^\n]{0,10}|是)[:：]\s*$", re.IGNORECASE)
 
 
 def letters_for(n_options: int) -> str:
@@ -95,13 +124,15 @@ _DASH_WORD = re.compile(r"\s*[-–]\s*[a-z]")
 @lru_cache(maxsize=4096)
 def _variants(option: str) -> tuple[str, ...]:
     """The ways a reply may name an option: its text, without the parenthesised part ("Iron Age"
-    for "Iron Age (1800 - 200 BCE)"), without a trailing "Period" ("Early Medieval"); lower case."""
+    for "Iron Age (1800 - 200 BCE)"), without a trailing "Period" ("Early Medieval"), and its
+    Chinese names (``option_names``); lower case."""
     text = " ".join(str(option).split())
     core = _PARENTHESIS.sub(" ", text).strip()
     out = {text.lower(), core.lower()}
     short = _GENERIC_TAIL.sub("", core)
     if short != core and len(short) >= 5:
         out.add(short.lower())
+    out.update(translations(core))
     return tuple(sorted((v for v in out if len(v) >= 2), key=len, reverse=True))
 
 
@@ -116,8 +147,11 @@ def _option_matcher(options: tuple[str, ...]) -> tuple[re.Pattern | None, dict[s
     shared = {v for v in owner if sum(v in _variants(o) for o in options) > 1}
     for v in shared:
         owner.pop(v)
-    alternatives = sorted(owner, key=len, reverse=True)
-    pattern = re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(v) for v in alternatives) + r")(?![\w-])", re.IGNORECASE) if alternatives else None
+    words = sorted((v for v in owner if v.isascii()), key=len, reverse=True)
+    cjk = sorted((v for v in owner if not v.isascii()), key=len, reverse=True)  # no word boundaries in Chinese
+    parts = ([r"(?<![\w-])(?:" + "|".join(map(re.escape, words)) + r")(?![\w-])"] if words else []) + \
+        (["(?:" + "|".join(map(re.escape, cjk)) + ")"] if cjk else [])
+    pattern = re.compile("|".join(parts), re.IGNORECASE) if parts else None
     dynasties: dict[str, int] = {}
     for i, option in enumerate(options):
         d = dynasty_of(option)
@@ -126,9 +160,9 @@ def _option_matcher(options: tuple[str, ...]) -> tuple[re.Pattern | None, dict[s
     return pattern, owner, {d: i for d, i in dynasties.items() if i >= 0}
 
 
-def option_mentions(s: str, options: Sequence[str] | None) -> list[tuple[int, int]]:
-    """(position, option index) of each option named by its text (English, or Chinese dynasty names
-    for options that are dynasties)."""
+def option_mentions(s: str, options: Sequence[str] | None) -> list[tuple[int, int, int]]:
+    """(start, end, option index) of each option named by its text (English, Chinese names of
+    known options, or Chinese dynasty names for options that are dynasties)."""
     if not options:
         return []
     pattern, owner, dynasties = _option_matcher(tuple(str(o) for o in options))
@@ -136,12 +170,12 @@ def option_mentions(s: str, options: Sequence[str] | None) -> list[tuple[int, in
     taken: list[tuple[int, int]] = []
     if pattern is not None:
         for m in pattern.finditer(s):
-            found.append((m.start(), owner[m.group(0).lower()]))
+            found.append((m.start(), m.end(), owner[m.group(0).lower()]))
             taken.append((m.start(), m.end()))
     if dynasties:
         for start, end, name in dynasty_mentions(s):
             if name in dynasties and not any(a < end and start < b for a, b in taken):
-                found.append((start, dynasties[name]))
+                found.append((start, end, dynasties[name]))
     return sorted(found)
 
 
@@ -170,32 +204,71 @@ def lone_letters(s: str, n_options: int, allow_lower: bool = False) -> list[tupl
 
 
 class Mentions:
-    """The options a piece of text names: by letter, by ordinal, by text; rejected ones dropped."""
+    """The options a piece of text names, as (start, end, letter): by letter, by position or
+    ordinal, by text; those a negation rejects ("not A", "rather than C") dropped. Positions
+    ("Image 3") are read only when the question shows no option texts (letters label images)."""
 
     def __init__(self, text: str, n_options: int, options: Sequence[str] | None, allow_lower: bool = False) -> None:
-        s = _mask_abbreviations(text)
-        neg = negated_spans(s)
-        letters = string.ascii_uppercase
-        self.letters = [(p, c) for p, c in lone_letters(s, n_options, allow_lower) if not inside(p, neg)]
-        self.ordinals = [(p, letters[k - 1]) for p, nums in ordinal_positions(s, n_options) for k in nums
-                         if 1 <= k <= 26 and not inside(p, neg)]
-        self.texts = [(p, letters[i]) for p, i in option_mentions(s, options) if not inside(p, neg)]
+        self._s = s = _mask_abbreviations(text)
+        self._n, self._options = n_options, options
+        self._neg = neg = negated_spans(s)
+        self.letters = [(p, p + 1, c) for p, c in lone_letters(s, n_options, allow_lower) if not inside(p, neg)]
+
+    @cached_property
+    def ordinals(self) -> list[tuple[int, int, str]]:
+        letters, s, neg = string.ascii_uppercase, self._s, self._neg
+        found = [(a, b, letters[k - 1]) for a, b, nums in ordinal_positions(s, self._n) for k in nums
+                 if 1 <= k <= 26 and not inside(a, neg)]
+        if not self._options:
+            found = sorted(found + [(m.start(), m.end(), letters[int(m.group(1)) - 1])
+                                    for m in _POSITION.finditer(s) if not inside(m.start(), neg)])
+        return found
+
+    @cached_property
+    def texts(self) -> list[tuple[int, int, str]]:
+        return [(a, b, string.ascii_uppercase[i]) for a, b, i in option_mentions(self._s, self._options)
+                if not inside(a, self._neg)]
+
+    def primary_spans(self) -> list[tuple[int, int, str]]:
+        """Letters if any are named, else positions and ordinals, else option texts."""
+        if self.letters:
+            return self.letters
+        return self.ordinals or self.texts
 
     def primary(self) -> list[str]:
-        """Letters if any are named, else ordinals, else option texts; in text order, distinct."""
-        for group in (self.letters, self.ordinals, self.texts):
-            if group:
-                return list(dict.fromkeys(c for _, c in group))
-        return []
+        """The options of ``primary_spans``, in text order, distinct."""
+        return list(dict.fromkeys(c for _, _, c in self.primary_spans()))
 
     def all(self) -> list[str]:
-        return list(dict.fromkeys(c for _, c in sorted(self.letters + self.ordinals + self.texts)))
+        return list(dict.fromkeys(c for _, _, c in sorted(self.letters + self.ordinals + self.texts)))
+
+
+_WALKTHROUGH_INTRO = re.compile(r"^[^\n]*[:：][ \t]*\n", re.MULTILINE)
 
 
 def _is_options_listing(s: str) -> bool:
     """Whether the reply lists the options ("A. ...\\nB. ...", "C. Classical Period. D. Early Modern
-    Period.") rather than giving one as its answer."""
-    return len(set(_OPTION_LINE.findall(s))) >= 2
+    Period.") rather than giving one as its answer, or goes through them ("Let me analyze each
+    option:\\n\\nA. Iron Age: ...", even when cut off after the first)."""
+    found = set(_OPTION_LINE.findall(s))
+    if len(found) >= 2:
+        return True
+    return bool(found) and any(WALKTHROUGH.search(m.group(0)) for m in _WALKTHROUGH_INTRO.finditer(s))
+
+
+def _blank(s: str, spans) -> str:
+    out, last = [], 0
+    for a, b in spans:
+        if a < last:
+            continue
+        out.append(s[last:a] + " " * (b - a))
+        last = b
+    return "".join(out) + s[last:]
+
+
+def _content(s: str, lo: int, hi: int) -> int:
+    """Where the text of a region starts (after the cue's colon, spaces and line breaks)."""
+    return hi - len(s[lo:hi].lstrip(" \t:：=-–—,\n\r\"'"))
 
 
 # ---- one letter ----------------------------------------------------------------------------------
@@ -205,22 +278,39 @@ def _single(found: list[str], valid: str) -> str | None:
     return CONFLICT if found else None
 
 
-def _letter_in_clause(clause: str, n: int, options, rest: str) -> str | None:
+def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = False, ranked: bool = False) -> str | None:
     """The one letter a clause gives (CONFLICT for two, None for none), checking the text after it
-    for a hedge ("... but it could also be B")."""
-    short = len(clause.strip()) <= 14
-    m = Mentions(clause, n, options, allow_lower=short)
+    for a hedge ("... but it could also be B"). ``strict`` (a closing "... is X." sentence): no
+    lower-case letter ("is a coin") and no option text ("The Iron Age was after the Bronze Age.").
+    ``ranked``: the answer is stated as the most likely one ("The most likely answer is B, though A
+    is also possible."): an alternative conceded after it does not undo it (rule I)."""
+    short = len(clause.strip()) <= 14 and not strict
+    m = Mentions(clause, n, None if strict else options, allow_lower=short)
     found = m.primary()
     if len(found) > 1 and _OR_BETWEEN.search(clause) is None and m.letters:
         # "C (Early Medieval)" names one option twice; letters decide when they agree
-        found = list(dict.fromkeys(c for _, c in m.letters))
+        found = list(dict.fromkeys(c for _, _, c in m.letters))
+    if len(found) > 1 and not m.letters:
+        # "Qing (B)" / "the Tang dynasty, option D": an option named by text and letter agrees
+        outside = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options).primary()
+        found = outside if len(outside) == 1 else found
     answer = _single(found, letters_for(n))
-    if answer not in (None, CONFLICT) and rest:
+    if answer not in (None, CONFLICT) and rest and not ranked:
         def other(window: str) -> bool:
             return any(c != answer for c in Mentions(window, n, options).all())
         if hedged_after(rest, other):
             return CONFLICT
     return answer
+
+
+# A cue that ranks its answer first: "most likely", "my best guess", "if forced", "I lean towards"
+_RANKED = re.compile(r"(?:most|more)\s+likely|best\s+(?:guess|bet|answer|option)|lean(?:ing)?\s+towards?|if\s+(?:i\s+(?:had|have)\s+to|forced|pressed)|prefer")
+_LETTER_ASKED = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*[?？]")  # "C?", "B and C?": asked, not answered
+
+
+def _asked(region: str, clause: str) -> bool:
+    """Whether the answer clause ends in a question mark ("C?", "I'm not sure. B?"): no answer."""
+    return region[len(clause):len(clause) + 2].lstrip(" *").startswith(("?", "？"))
 
 
 def _bare_letter(s: str, n: int, options) -> str | None:
@@ -235,57 +325,88 @@ def _bare_letter(s: str, n: int, options) -> str | None:
     return None
 
 
+def _json_letter(s: str, n: int, options) -> Candidate | None:
+    found = json_answer(s)
+    if found is None:
+        return None
+    pos, inner = found
+    inner = normalize(inner)
+    value = _bare_letter(inner, n, options) if inner else None
+    if value is None and inner:
+        value = _letter_in_clause(first_clause(inner), n, options, "")
+    if value is not None and value != CONFLICT and value not in letters_for(n):
+        value = CONFLICT
+    return Candidate(value or CONFLICT, pos, "json", True)
+
+
+def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
+    """The letters a normalised reply states, in the order a grader reads them."""
+    valid = letters_for(n)
+    bare = _bare_letter(s, n, options)
+    if bare is not None:
+        yield Candidate(bare if bare in valid else CONFLICT, 0, "bare")
+        return
+    if "{" in s:
+        yield _json_letter(s, n, options)
+    listing = _is_options_listing(s)
+    for how, lo, hi, final in regions(s, odd=True):
+        if how == "fallbacks":
+            yield FALLBACKS
+            continue
+        region = s[lo:hi]  # ("odd": "The artifact in image D is the odd one out." is read as a cue)
+        if how == "line":
+            if listing:
+                continue
+            bare = _bare_letter(region, n, options)
+            if bare is not None:
+                yield Candidate(bare if bare in valid else CONFLICT, lo, how)
+            elif _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
+                clause = first_clause(region[:_LEAD_CHARS])
+                if not _asked(region, clause):
+                    yield Candidate(_letter_in_clause(clause, n, options, s[lo + len(clause):lo + len(clause) + _LEAD_CHARS]), lo, "lead")
+            continue
+        if how == "all":  # (not a walkthrough of the options that never says which)
+            yield Candidate(None if listing else _letter_anywhere(region, n, options), 0, how)
+            return
+        if how == "bold":
+            bare = _bare_letter(region, n, options)
+            if bare is not None:
+                yield Candidate(bare if bare in valid else CONFLICT, lo, how)
+            continue
+        clause = first_clause(region)
+        if _asked(region.lstrip(" \t:：=-–—,\n\r\"'"), clause):
+            yield Candidate(CONFLICT, _content(s, lo, hi), how, final)
+            continue
+        ranked = how == "cue" and _RANKED.search(lower(s), max(0, lo - 40), lo) is not None
+        yield Candidate(_letter_in_clause(clause, n, options, region[len(clause):], how == "closing", ranked), _content(s, lo, hi), how, final)
+
+
 def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None) -> str | None:
     """The one option letter a reply gives, or None.
 
     "B", "(b)", "Ｂ", "Answer: B", "正确答案是B", "B. Mughal period", "Option B", "the second one",
-    the option's text ("Early Medieval Period", "宋代" for "Song" when ``options`` are given);
-    a self-correction counts its last answer; two answers, a hedge, a refusal, a letter outside the
-    n options, or a reply cut off before answering give None.
+    "The odd one out is **B**.", {"answer": "B"}, the option's text ("Early Medieval Period", "宋代"
+    for "Song" when ``options`` are given); a self-correction counts its last answer; two answers, a
+    hedge, a refusal, a letter outside the n options, or a reply cut off before answering give None.
     """
-    valid = letters_for(n_options)
     s = normalize(text)
     if not s:
         return None
-    bare = _bare_letter(s, n_options, options)
-    if bare is not None:
-        return bare if bare in valid else None
-    listing = _is_options_listing(s)
-    for how, lo, hi in regions(s):
-        region = s[lo:hi]
-        if how == "line":
-            if listing:
-                continue
-            bare = _bare_letter(region, n_options, options)
-            if bare is not None:
-                return bare if bare in valid else None
-            if _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
-                clause = first_clause(region)
-                answer = _letter_in_clause(clause, n_options, options, s[lo + len(clause):])
-                if answer is not None:
-                    return answer if answer != CONFLICT else None
-            continue
-        if how == "all":
-            return _letter_anywhere(region, n_options, options)
-        clause = first_clause(region)
-        answer = _letter_in_clause(clause, n_options, options, region[len(clause):])
-        if answer is not None:
-            return answer if answer != CONFLICT else None
-    return None
+    return decide(letter_candidates(s, n_options, options), cut_off(s))
 
 
 def _letter_anywhere(s: str, n: int, options) -> str | None:
     """No cue, no answer line: one option named unambiguously (a labelled letter "Artifact C", an
     ordinal, an option text, or the only letter of a short reply), none hedged or refused."""
-    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s):
+    if len(s) > ANYWHERE_LIMIT or UNSURE.search(s) or _LETTER_ASKED.search(s):
         return None
     masked = _mask_abbreviations(s)
     neg = negated_spans(masked)
     strong = {m.group(1).upper() for m in _STRONG_MENTION.finditer(masked) if not inside(m.start(1), neg)}
     m = Mentions(s, n, options)
-    candidates = set(strong) | {c for _, c in m.ordinals} | {c for _, c in m.texts}
+    candidates = set(strong) | {c for _, _, c in m.ordinals} | {c for _, _, c in m.texts}
     if len(s) <= 200 and not _OR_BETWEEN.search(s):
-        candidates |= {c for _, c in m.letters}
+        candidates |= {c for _, _, c in m.letters}
     if len(candidates) != 1:
         return None
     answer = candidates.pop()
@@ -293,13 +414,39 @@ def _letter_anywhere(s: str, n: int, options) -> str | None:
 
 
 # ---- several letters -------------------------------------------------------------------------------
+def _runs(body: str, mentions: Mentions) -> list[list[str]]:
+    """The lists of options a statement gives: options joined only by separators form one run
+    ("A, C and D"; "B (iron forging) and C"; "paper and synthetic pigments")."""
+    spans = mentions.primary_spans()
+    if len(spans) < 2:
+        return [[c for _, _, c in spans]] if spans else []
+    runs = [[spans[0][2]]]
+    texts = None
+    for (_, prev_end, _), (start, _, letter) in zip(spans, spans[1:]):
+        gap = body[prev_end:start]
+        joined = _GAP.fullmatch(gap)
+        if not joined and mentions._options and spans is not mentions.texts:
+            if texts is None:
+                texts = [(a, b) for a, b, _ in mentions.texts]
+            blanked = _blank(gap, [(a - prev_end, b - prev_end) for a, b in texts if prev_end <= a and b <= start])
+            joined = blanked != gap and _GAP_AFTER_TEXT.fullmatch(blanked)
+        if joined:
+            runs[-1].append(letter)
+        else:
+            runs.append([letter])
+    return runs
+
+
 def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
-    """The set of letters a clause gives: a letter list, "none", "all", "all but C", ordinals, option
-    texts. CONFLICT for alternatives ("A or C", "C, D, and maybe B") or a letter outside the options."""
+    """The set of letters a statement gives: a letter list, "none", "all", "all but C", ordinals,
+    option texts. CONFLICT for alternatives ("A or C", "C, D, and maybe B"), two lists ("C, D ...
+    A, B ...") or a letter outside the options; asides in brackets are not part of the list."""
     valid = letters_for(n)
     body = clause.strip()
     if not body:
         return None
+    if _LETTER_ASKED.search(body):
+        return CONFLICT
     but = _ALL_BUT.search(body)
     if but:
         rest = but.group(1) if but.group(1) is not None else but.group(2) or ""
@@ -312,17 +459,38 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
     compact = _COMPACT.fullmatch(body)
     if compact and len(set(compact.group(1))) == len(compact.group(1)):  # "AC"
         return frozenset(compact.group(1)) if set(compact.group(1)) <= set(valid) else CONFLICT
-    m = Mentions(body, n, options, allow_lower=len(body) <= 12)
+    hedged = _OR_BETWEEN.search(body) is not None or HEDGE.search(lower(body)) is not None
+    plain = _blank(body, [(m.start(), m.end()) for m in _ASIDE.finditer(body)]) if "(" in body or "（" in body else body
+    m = Mentions(plain, n, options, allow_lower=len(body) <= 12)
     found = m.primary()
     if _ALL_SET.search(body) and (not found or set(found) == set(valid)):
         return frozenset(valid)
     if not found:
-        return None
-    if _OR_BETWEEN.search(body) or HEDGE.search(lower(body)):
+        return CONFLICT if hedged and Mentions(body, n, options).primary() else None
+    if hedged:
         return CONFLICT
     if any(c not in valid for c in found):
         return CONFLICT
+    runs = _runs(plain, m)
+    if len({frozenset(r) for r in runs}) > 1:
+        head = _sentence_after_letter(body, n, options)
+        return _set_in_clause(head, n, options) if head else CONFLICT
     return frozenset(found)
+
+
+_LETTER_STOP = re.compile(r"(?<![A-Za-z0-9])([A-Z])\.\s+(?=[A-Z][a-z])")
+
+
+def _sentence_after_letter(body: str, n: int, options) -> str | None:
+    """The first sentence of "C, D. Terracotta and stone were in use.": a letter's full stop ends
+    the sentence when what follows is not that option's text ("C. Early Medieval Period")."""
+    for m in _LETTER_STOP.finditer(body):
+        after = body[m.end():].lower()
+        letter = ord(m.group(1)) - ord("A")
+        if options and 0 <= letter < len(options) and any(after.startswith(v) for v in _variants(options[letter])):
+            continue
+        return body[:m.start() + 1]
+    return None
 
 
 def _compact(s: str, n: int) -> str | None:
@@ -345,9 +513,53 @@ def _verdicts(s: str, n: int) -> frozenset[str] | None:
     return None
 
 
+_ABOUT_AVAILABILITY = re.compile(r"avail|exist|in\s+use|anachron|invented|可用|存在", re.IGNORECASE)
+_NOT_AVAILABLE_HEADER = re.compile(r"not\s+avail|unavail|anachron|not\s+(?:yet\s+)?(?:exist|invented)|不可用|不存在", re.IGNORECASE)
+
+
+def _line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozenset[str] | str | None:
+    """Per-option lines or table rows, each naming one option and marking it ("| B | iron forging |
+    ✓ |", "- Paper: ✗", "**C. Glass** – No."): the options marked yes, when every option is marked
+    (CONFLICT when an option gets two different marks). Marks under a header or beside words about
+    availability ("| Available? |") say whether an option was available, not whether it answers:
+    they are read with the question's polarity (``asks``), and give CONFLICT without it."""
+    marks: dict[str, bool] = {}
+    if "\n" not in s or sum(1 for line in s.splitlines() if _MARK.search(line)) < n:
+        return None  # fewer marked lines than options: not every option is marked
+    context = []
+    for line in s.splitlines():
+        if not _MARK.search(line):
+            if line.lstrip().startswith("|") or line.rstrip().endswith(":"):
+                context.append(line)  # a table header, a line introducing the verdicts
+            continue
+        m = Mentions(line.replace("|", " "), n, options)
+        named = {c for _, _, c in m.letters} or {c for _, _, c in m.texts}
+        spans = [sp for sp in m.letters + m.texts if sp[2] in named]
+        if len(named) != 1:
+            continue
+        letter = named.pop()
+        after = _MARK.search(line, max(b for _, b, _ in spans))
+        if after is None:
+            continue
+        ok = after.group(0).lower() in ("✓", "yes", "correct", "true", "applies")
+        if marks.get(letter, ok) != ok:
+            return CONFLICT
+        marks[letter] = ok
+        context.append(line[:max(b for _, b, _ in spans)] + " " + line[after.end():])
+    if not (len(marks) >= 2 and set(marks) == set(letters_for(n))):
+        return None
+    described = " ".join(context)
+    if _ABOUT_AVAILABILITY.search(described):
+        if asks not in POLARITY:
+            return CONFLICT
+        marked_unavailable = _NOT_AVAILABLE_HEADER.search(described) is not None
+        return frozenset(c for c, ok in marks.items() if (ok == marked_unavailable) == POLARITY[asks])
+    return frozenset(c for c, ok in marks.items() if ok)
+
+
 def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     """A line that starts with the answer: "A, B, C. Lithography (D) is later." -> {A, B, C};
-    "C. lost-wax casting, D. coil technique" -> {C, D}."""
+    "C. lost-wax casting, D. coil technique" -> {C, D}; "C, D (A and B came later)" -> {C, D}."""
     if _ENUMERATION.fullmatch(line.strip().rstrip(".")):
         got = frozenset(_ENUM_LETTER.findall(line.strip()))
         return got if got <= set(letters_for(n)) else CONFLICT
@@ -355,98 +567,350 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     if not m:
         return None
     rest = line[m.end():]
+    if re.match(r"\s*:\s*\S", rest) and m.group(1) == line[:m.end()].strip():
+        return None  # "A: available" heads a line about option A
     if _OR_NEXT.match(rest) or _DASH_WORD.match(rest):
         return CONFLICT if _OR_WORD.match(rest) else None
     got = _set_in_clause(m.group(1), n, None)
     if got in (None, CONFLICT):
         return got
-    tail = first_clause(rest)
+    tail = first_clause(rest.lstrip(" .;,)"))  # "B, C. D is also possible." hedges in the next sentence
     if HEDGE.search(lower(tail)) and any(c not in got for c in Mentions(tail, n, options).all()):
         return CONFLICT
     return got
 
 
+def _item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | None, int, int]:
+    """The options of the lines from ``start`` on that each start with one ("- B. iron forging",
+    "2. **Artifact E** – a bronze vessel", "C"), blank lines allowed between; (None, start, 0) when
+    there are none. Returns the set, where the block ends and the most words an item says after
+    its option (a walkthrough says sentences: "B. stone - Stone was widely used for tools.")."""
+    picked: list[str] = []
+    pos = start
+    end = start
+    wordiest = 0
+    for line in s[start:].split("\n"):
+        line_end = pos + len(line)
+        if line.strip():
+            m = _ITEM.match(line)
+            letter = m.group(1).upper() if m else None
+            after = m.end() if m else 0
+            if letter is None and options:
+                texts = option_mentions(line, options)
+                head = line.strip(" \t-*•+0123456789.)(")
+                if (texts and head.lower().startswith(line[texts[0][0]:texts[0][1]].lower())
+                        and _AFTER_ITEM_TEXT.match(line, texts[0][1])):
+                    letter = string.ascii_uppercase[texts[0][2]]
+                    after = texts[0][1]
+            if letter is None:
+                break
+            picked.append(letter)
+            wordiest = max(wordiest, len(_WORDS.findall(line[after:])))
+            end = line_end
+        pos = line_end + 1
+    if not picked or len(set(picked)) != len(picked):
+        return None, start, 0
+    return frozenset(picked), end, wordiest
+
+
+def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int, int]], asks: str | None = None) -> Iterator[Candidate]:
+    """Answers given as structure: a list of options under a line that introduces the answer ("The
+    correct options are:\\n- B. iron forging\\n- C. wheel-thrown pottery"), a reply that is only such
+    a list ("C\\nD", "1. C — lost-wax casting\\n2. D — coil"), per-option verdicts."""
+    valid = set(letters_for(n))
+    starts = [(0, False)] if "\n" in s and _ITEM.match(s) else []
+    for m in _LINE_ENDS_COLON.finditer(s):
+        line_start = s.rfind("\n", 0, m.start()) + 1
+        intro = s[line_start:m.end()]
+        if _INTRO.search(intro) and not WALKTHROUGH.search(intro):
+            starts.append((m.end() + 1, True))
+    for start, introduced in starts:
+        got, end, wordiest = _item_block(s, start, n, options)
+        if got is None:
+            continue
+        whole = start == 0 and (end >= len(s.rstrip()) or s[end:end + 2] == "\n\n")
+        if not introduced and (not whole or len(got) < 2 or "\n" not in s[:end] or wordiest > _ITEM_WORDS):
+            continue  # not a list given as the answer: a walkthrough that says something of each option
+        if not introduced and got == valid and k is None:
+            continue  # every option, one a line, with no introduction: a walkthrough
+        value = got if got <= valid else CONFLICT
+        if k is not None and value != CONFLICT and len(value) != k:
+            continue
+        covered.append((start, end))
+        yield Candidate(value, start, "structure")
+    verdicts = _line_verdicts(s, n, options, asks)
+    if verdicts is not None:
+        yield Candidate(verdicts, 0, "structure")
+
+
+# Availability said of a group of options: "C and D would not have been available", "A and B were
+# in use", "Not available: C, D". Which group answers depends on the question (``asks``).
+_UNAVAILABLE = re.compile(
+    r"(?=[wcdhnuaimWCDHNUAIM不尚没无])(?:\b(?:would\s+not|wouldn't|were\s+not|weren't|was\s+not|wasn't|could\s+not|couldn't|did\s+not|didn't|had\s+not|hadn't|not)"
+    r"\s+(?:have\s+been\s+|have\s+|yet\s+(?:be(?:en)?\s+|have\s+(?:been\s+)?)?|be\s+)?(?:available|exist(?:ed)?|in\s+use|known|invented|developed|around|possible)\b"
+    r"|\bunavailable\b|\banachronistic\b|\b(?:came|come|appeared|arrived|were\s+(?:invented|developed|introduced))\s+(?:much\s+|far\s+)?later\b"
+    r"|\b(?:are|is|were)\s+(?:all\s+|both\s+)?(?:modern|later|too\s+late|much\s+later)\b|\bnot\s+yet\b|不可能|尚未|没有出现|不存在|不可用|无法获得"
+    r"|\b(?:would|were|was|did|could|had)\s*(?:not|n't)\s*$)",  # "..., porcelain would not."
+    re.IGNORECASE)
+_AVAILABLE = re.compile(
+    r"(?=[wiaeWIAE已可])(?:\b(?:would\s+have\s+been|were|was|are|is)\s+(?:all\s+|both\s+|already\s+|readily\s+|widely\s+)?(?:available|in\s+use|known|used|practi[cs]ed)\b"
+    r"|\b(?:existed|available)\b|已经存在|已有|(?<!不)可用"
+    r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$)", re.IGNORECASE)  # "..., while A and B were."
+_GROUP_SPLIT = re.compile(r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s")
+# "None of the listed techniques would have been available" says every option was not
+_GROUP_NONE = re.compile(r"^\s*(?:none|neither)\s+of\b|^\s*no\s+(?:\w+\s+)?(?:would|were|was|could|had|existed)\b", re.IGNORECASE)
+_GROUP_ALL = re.compile(r"^\s*(?:all|every|each|both)\b|\ball\s+(?:of\s+)?(?:these|the|four|five|them)\b|都|全部|均", re.IGNORECASE)
+_CONDITIONAL = re.compile(r"\b(?:if|depend(?:s|ing)?\s+on|whether)\b|如果|取决于", re.IGNORECASE)
+POLARITY = {"available": False, "unavailable": True}  # asks -> the answer is the group said unavailable?
+
+
+def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[str]]]:
+    """(said unavailable, options) of each statement that says a group of options was (not)
+    available: "C and D would not have been available", "Not available: C, D", "A and B were"."""
+    groups = []
+    for clause in _GROUP_SPLIT.split(s):
+        if not clause or len(clause) > 300:
+            continue
+        negative = _UNAVAILABLE.search(clause)
+        positive = None if negative else _AVAILABLE.search(clause)
+        if not negative and not positive:
+            continue
+        m = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options)
+        found = m.primary()
+        if found and len({frozenset(r) for r in _runs(clause, m)}) == 1 and set(found) <= set(letters_for(n)):
+            groups.append((negative is not None, frozenset(found)))
+        elif not found and _GROUP_NONE.search(clause):  # "None of the listed techniques would have been available."
+            groups.append((negative is None, frozenset(letters_for(n))))
+        elif not found and _GROUP_ALL.search(clause):  # "All of these materials would have been available."
+            groups.append((negative is not None, frozenset(letters_for(n))))
+    return groups
+
+
+# "The materials that would not have been available are: A, C": the question's words, then the answer
+_ANSWER_AFTER_PREDICATE = re.compile(  # on lower(text)
+    r"(?=[aeiku可存出])(?:avail\w*|exist\w*|known|invented|used?|可用|存在|出现)[^.\n:：]{0,40}?(?:(?:\b(?:are|is|were|would\s+be)\b|是)\s*[:：]?|[:：])"
+    r"(?=[^.\n]{1,60}(?:[.\n]|$))")
+
+
+def _said_available(line: str) -> bool:
+    """Whether a line says of the options it names that they were (not) available ("C and D would
+    not have been available."), rather than giving them as the answer with an aside ("C, D (A and B
+    came later)", "B, D. Stone and gold were available.") or after the question's own words ("The
+    materials that would not have been available are: A, C")."""
+    if _ANSWER_AFTER_PREDICATE.search(lower(line)):
+        return False
+    head = first_clause(_blank(line, [(a.start(), a.end()) for a in _ASIDE.finditer(line)]))
+    lead = _LEAD_LIST.match(head)
+    if lead:
+        head = head[lead.end():]
+        head = head[:m.start()] if (m := _LETTER_STOP.search(head) or re.search(r"[.;]\s", head)) else head
+    return bool(_UNAVAILABLE.search(head) or _AVAILABLE.search(head))
+
+
+def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
+    """A reply that says which options were and were not available: with the question's polarity
+    (``asks``) the group it asks for; without, two groups of opposite polarity are two answers."""
+    if len(s) > ANYWHERE_LIMIT:
+        return None  # a long reply that states no answer: no reading of it as a whole (as ``_set_anywhere``)
+    if asks not in POLARITY and not (_UNAVAILABLE.search(s) and _AVAILABLE.search(s)):
+        return None
+    if asks in POLARITY and not (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)):
+        return None
+    if _CONDITIONAL.search(s):
+        return None  # "If it is Neolithic, porcelain and iron would not have been available; if ..."
+    groups = _availability_groups(s, n, options)
+    if not groups:
+        return None
+    if asks in POLARITY:
+        wanted = [g for negative, g in groups if negative == POLARITY[asks]]
+        other = {c for negative, g in groups if negative != POLARITY[asks] for c in g}
+        said = other.union(*wanted)
+        if said != set(letters_for(n)):
+            # not every option is said: one statement naming the asked group answers (never against
+            # a stated answer); option-by-option statements that stop short ("Paper was not
+            # available. Stone was widely used. ...") do not
+            if len(groups) == 1 and wanted:
+                return Candidate(wanted[0], 0, "lead")
+            return None
+        if wanted and not other & set().union(*wanted):
+            return Candidate(frozenset().union(*wanted), 0, "structure")
+        if other and not wanted:  # only the other group is said, and it is every option
+            return Candidate(frozenset(), 0, "structure")
+        return Candidate(CONFLICT, 0, "structure")
+    if len({negative for negative, _ in groups}) == 2:
+        return Candidate(CONFLICT, 0, "structure")
+    return None
+
+
+def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | str | None:
+    """The set after an answer cue: a list of options on the following lines ("are:\\n- B\\n- C"), or
+    the first clause."""
+    head = region.lstrip(" \t:：=-–—")
+    if head.startswith("\n"):
+        offset = len(region) - len(head) + len(head) - len(head.lstrip("\n"))
+        got, _, _ = _item_block(region, offset, n, options)
+        if got is not None and (k is None or len(got) == k):
+            return got if got <= set(letters_for(n)) else CONFLICT
+    return _set_in_clause(first_clause(region), n, options)
+
+
+_LEAD_CHARS = 400
+
+
+def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidate | None:
+    """A line that starts with the answer and goes on ("A, C. Lithography (D) is later.", "None of the
+    above. All of these were available."): a fallback reading."""
+    hi = s.find("\n", lo)
+    region = s[lo:min(len(s) if hi < 0 else hi, lo + _LEAD_CHARS)]  # a line that starts with the answer: its start
+    if k is None and _said_available(region):
+        return None  # a group said (not) available: which group answers is the polarity's call
+    got = _lead_list(region, n, options)
+    if got is None and len(first_clause(region)) <= 40:
+        clause = first_clause(region)
+        got = _set_in_clause(clause, n, options)
+        if got not in (None, CONFLICT) and hedged_after(region[len(clause):], lambda w: bool(set(Mentions(w, n, options).all()) - got)):
+            got = CONFLICT  # "I would group A, C and E. B might also belong with them"
+    if got not in (None, CONFLICT) and k is not None and len(got) != k:
+        got = None  # "B and E stand out as outliers: ..." names the other two of five
+    return Candidate(got, lo, "lead")
+
+
+def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: str | None = None) -> Iterator[Candidate]:
+    """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
+    "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
+    valid = letters_for(n)
+
+    def sized(got, committed: bool = True):
+        """A set of the wrong size for k-of-n: no answer (CONFLICT when the statement commits to it)."""
+        if got in (None, CONFLICT) or k is None or len(got) == k:
+            return got
+        return CONFLICT if committed else None
+
+    if "{" in s or s.lstrip().startswith("["):
+        found = json_answer(s)
+        if found is not None:
+            inner = normalize(found[1])
+            got = letter_set_candidates(inner, n, options, k, asks) if inner else iter(())
+            value = decide(got, None)
+            yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
+            return
+    compact = _compact(s, n)
+    if compact is not None:
+        yield Candidate(sized(frozenset(compact)) if set(compact) <= set(valid) else CONFLICT, 0, "bare")
+        return
+    bare = s.strip(" .。!\"'")
+    if len(bare) <= 60 and _LEAD_LIST.fullmatch(bare):  # "C, D", "A、C、E", "[B, D]": only the answer
+        yield Candidate(sized(_set_in_clause(bare, n, None)), 0, "bare")
+        return
+    marked = _verdicts(s, n)
+    if marked is not None:
+        yield Candidate(sized(marked), 0, "bare")
+        return
+    listing = _is_options_listing(s)
+    structures_done = False
+    covered: list[tuple[int, int]] = []
+    leads: list[int] = []  # lines that start with an answer and go on: read after the polarity, if at all
+    stated = False  # a committed answer was yielded
+    for how, lo, hi, final in regions(s):
+        if how == "fallbacks":
+            # "C and D would not have been available. A and B would.": with the question's polarity the
+            # groups are the answer; without, two groups are no answer. Read only when no answer was
+            # stated (what the reply says of each option's availability is its explanation then)
+            if k is None and not stated:
+                yield _polarity(s, n, options, asks)
+            if not stated:  # fallbacks: read only when no answer was stated
+                yield from (_lead_candidate(s, lo_, n, options, k) for lo_ in leads)
+            yield FALLBACKS
+            continue
+        region = s[lo:hi]
+        if how == "bold":
+            continue
+        if how == "line":
+            if not structures_done:
+                structures_done = True
+                for cand in _structures(s, n, options, k, covered, asks):
+                    stated = stated or cand.value is not None
+                    yield cand
+            if listing or any(a <= lo <= b for a, b in covered):
+                continue
+            if _LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
+                got = _lead_list(region, n, options)
+                stated = stated or got is not None
+                yield Candidate(sized(got, True), lo, "line")
+            else:
+                leads.append(lo)
+            continue
+        if how == "all":
+            yield Candidate(_set_anywhere(region, n, options, k), 0, how)
+            return
+        if how == "closing":  # "... the three from the same period are A, C and D."
+            clause = first_clause(region).strip(" .!*")
+            if _LEAD_LIST.fullmatch(clause):
+                stated = True
+                yield Candidate(sized(_set_in_clause(clause, n, None)), _content(s, lo, hi), how, final)
+            continue
+        got = _cue_set(region, n, options, k)
+        clause = first_clause(region)
+        if k is not None and how == "cue" and (got is None or (got != CONFLICT and len(got) != k and not _ends_here(clause, region))):
+            picked = _k_clause(region, n, options, k)
+            if picked is not None:
+                got = picked
+        stated = stated or got is not None
+        yield Candidate(sized(got, how == "cue"), _content(s, lo, hi), how, final)
+
+
 def parse_letter_set(text, n_options: int = 4, options: Sequence[str] | None = None,
-                     k: int | None = None) -> frozenset[str] | None:
+                     k: int | None = None, asks: str | None = None) -> frozenset[str] | None:
     """The set of option letters a reply gives, or None.
 
     "A, C", "A and C", "AC", "[A, C]", "答案：C、D", "A ✓ B ✗ C ✓ D ✗", "A – yes, B – no, ...",
-    "None" (the empty set), "all of them", "every option but C", "the first and the third", option
-    texts. Alternatives ("A or C", "C, D, and maybe B"), a letter outside the options or no answer
-    give None. With ``k``, the answer must have exactly k letters (and a clause naming exactly k
-    letters is preferred when the reply names the others too).
+    per-option table rows, "None" (the empty set), "all of them", "every option but C", "the first
+    and the third", option texts, a list of options one a line under "The correct options are:".
+    Alternatives ("A or C", "C, D, and maybe B"), two different lists, a letter outside the options
+    or no answer give None. With ``k``, the answer must have exactly k letters (and a clause naming
+    exactly k letters is preferred when the reply names the others too).
     """
-    valid = letters_for(n_options)
     s = normalize(text)
     if not s:
         return None
-    inner = json_answer_text(s)
-    if inner is not None:
-        s = normalize(inner)
-
-    def done(got):
-        if got is None or got == CONFLICT:
-            return None
-        return got if k is None or len(got) == k else None
-
-    compact = _compact(s, n_options)
-    if compact is not None:
-        return done(frozenset(compact) if set(compact) <= set(valid) else None)
-    marked = _verdicts(s, n_options)
-    if marked is not None:
-        return done(marked)
-    listing = _is_options_listing(s)
-    for how, lo, hi in regions(s):
-        region = s[lo:hi]
-        if how == "line":
-            if listing:
-                continue
-            got = _lead_list(region, n_options, options)
-            if got is not None:
-                return done(got)
-            if len(region) <= 40:
-                got = _set_in_clause(region, n_options, options)
-                if got is not None:
-                    return done(got)
-            continue
-        if how == "all":
-            return done(_set_anywhere(region, n_options, options, k))
-        clause = first_clause(region)
-        got = _set_in_clause(clause, n_options, options)
-        if k is not None and how == "cue" and (got is None or (got != CONFLICT and len(got) != k and not _ends_here(clause, region))):
-            picked = _k_clause(region, n_options, options, k)
-            if picked is not None:
-                return done(picked)
-        if got is not None:
-            return done(got)
-    return None
+    return decide(letter_set_candidates(s, n_options, options, k, asks), cut_off(s))
 
 
 def _ends_here(clause: str, region: str) -> bool:
     return len(region.strip()) - len(clause.strip()) < 3
 
 
-def _k_clause(s: str, n: int, options, k: int) -> frozenset[str] | None:
-    """The one clause of s naming exactly k letters ("B, D, E are from the same period; A and C are older")."""
+def _k_clause(s: str, n: int, options, k: int) -> frozenset[str] | str | None:
+    """The one clause of s naming exactly k letters ("B, D, E are from the same period; A and C are
+    older"); CONFLICT when clauses name different k-sets or one names alternatives."""
     picked = set()
+    hedged = False
     for clause in _K_SPLIT.split(s):
         got = _set_in_clause(clause, n, options)
-        if got not in (None, CONFLICT) and len(got) == k:
+        if got == CONFLICT:
+            hedged = hedged or _OR_BETWEEN.search(clause) is not None or HEDGE.search(lower(clause)) is not None
+        elif got is not None and len(got) == k:
             picked.add(got)
-    return picked.pop() if len(picked) == 1 else None
+    if hedged and picked:
+        return CONFLICT
+    if len(picked) > 1:
+        return CONFLICT
+    return picked.pop() if picked else None
 
 
 def _set_anywhere(s: str, n: int, options, k: int | None) -> frozenset[str] | None:
-    if len(s) > ANYWHERE_LIMIT or _UNSURE.search(s):
+    if len(s) > ANYWHERE_LIMIT or UNSURE.search(s):
         return None
+    if k is None and (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)) and not _ANSWER_AFTER_PREDICATE.search(lower(s)):
+        return None  # which options a statement of availability answers depends on the question (``_polarity``)
     if k is not None:
         got = _k_clause(s, n, options, k)
         if got is not None:
-            return got
+            return None if got == CONFLICT else got
     if len(s) > 200:
         return None
     got = _set_in_clause(s, n, options)
-    return None if got == CONFLICT else got
+    return None if got == CONFLICT or (k is not None and got is not None and len(got) != k) else got
 
 
 def parse_k_of_n(text, n_options: int, k: int, options: Sequence[str] | None = None) -> frozenset[str] | None:
@@ -454,5 +918,5 @@ def parse_k_of_n(text, n_options: int, k: int, options: Sequence[str] | None = N
     return parse_letter_set(text, n_options, options, k=k)
 
 
-__all__ = ["CONFLICT", "Mentions", "letters_for", "lone_letters", "option_mentions", "parse_k_of_n", "parse_letter",
-           "parse_letter_set"]
+__all__ = ["CONFLICT", "Mentions", "letter_candidates", "letter_set_candidates", "letters_for", "lone_letters",
+           "option_mentions", "parse_k_of_n", "parse_letter", "parse_letter_set"]

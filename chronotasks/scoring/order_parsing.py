@@ -12,24 +12,29 @@ that only echoes the prompt's example give None.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
 
-from chronotasks.scoring.json_answer import json_answer_text
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.letters import letters_for
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
+    LABEL_PREFIX,
     ZH_DIGITS,
     blank_label_prefixes,
+    cut_off,
     lower,
     normalize,
     regions,
 )
 
-_FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+_NUM = r"(?:\s*\(\s*(?:#|no\.?\s*)?\d\s*\))?"  # "newest (1) to oldest (4)"
+_FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)" + _NUM + r"\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
         r"(?:newest|latest|most\s+recent|recent|modern|new|late|youngest)|\b(?:oldest|earliest)\s+first|\bascending\b"
         r"|从?(?:最)?(?:早|古|旧|远|老)(?:的)?(?:到|至|→)(?:最)?(?:晚|今|新|近)|由远及近|由古至今|从古至今|由早到晚|由旧到新")
-_REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+_REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)" + _NUM + r"\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
         r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breversed?\s+(?:chronological(?:\s+order)?|order)|\bdescending\b"
         r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早")
 DIRECTION = re.compile(rf"(?=[oemanlrydt从由最早古旧远老晚新近今])(?:(?P<fwd>{_FWD})|(?P<rev>{_REV}))")  # on lower(text)
@@ -39,13 +44,15 @@ _COMPACT = re.compile(r"[A-Za-z]{2,26}")
 _LOWER_LIST = re.compile(r"[a-z](?:\s*[,>\-→ ]\s*[a-z])+")
 _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
 _PAREN = re.compile(r"\([^()\n]{2,80}\)|\[[^\[\]\n]{2,80}\]")
-_SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;|:)?\s*"
+_SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;)?\s*"
         r"(?:(?:and\s+)?(?:then|finally|lastly|next|last)\s*,?\s*|and\s+|followed\s+by\s+|其次是|然后是|最后是|再到|到)?")
 # matched on lower(text)
 _OLDEST = re.compile(r"\b(?:oldest|earliest|most\s+ancient)\b|最早|最古老|最老|最旧")
 _NEWEST = re.compile(r"\b(?:newest|latest|most\s+recent|youngest|most\s+modern)\b|最晚|最新|最近|最现代")
-_OLDER = re.compile(r"\b(?:(?:older|earlier)\s+than|(?:comes?\s+|came\s+)?before|precedes|predates)\b|早于|比.{0,3}早")
-_NEWER = re.compile(r"\b(?:(?:newer|later|more\s+recent|younger)\s+than|(?:comes?\s+|came\s+)?after|follows|postdates)\b|晚于|比.{0,3}晚")
+# "D before A", not "before it comes D" / "after that": those refer back, they compare no neighbours
+_BACK = r"(?!\s+(?:it|that|this|them|those)\b)"
+_OLDER = re.compile(r"\b(?:(?:older|earlier)\s+than|(?:comes?\s+|came\s+)?before" + _BACK + r"|precedes|predates)\b|早于|比.{0,3}早")
+_NEWER = re.compile(r"\b(?:(?:newer|later|more\s+recent|younger)\s+than|(?:comes?\s+|came\s+)?after" + _BACK + r"|follows|postdates)\b|晚于|比.{0,3}晚")
 _NUMBERED = re.compile(
     r"^\s*(?:[-*•]\s*)?(?:(\d)\s*[.):]|(\d)(?:st|nd|rd|th)\b\s*(?:[:.\-–—]|place)?|#(\d)|第([一二三四五六1-6])\s*(?:名|位|个|件)?\s*[:.,]?|(first|second|third|fourth|fifth|sixth)\s*[:.\-–—])\s*(.*)$",
     re.IGNORECASE | re.MULTILINE,
@@ -54,12 +61,15 @@ _ORD_WORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixt
 
 
 class _Items:
-    """The items of an ordering: option letters, or the numbers base..base+n-1."""
+    """The items of an ordering: option letters, or the numbers base..base+n-1. ``one_based``: a
+    list of the numbers base+1..base+n counts as the same items (the reply numbers its images
+    from 1: "Image 1 ... Image 4" for indices 0-3)."""
 
-    def __init__(self, n: int, base: int | None) -> None:
-        self.n, self.base = n, base
+    def __init__(self, n: int, base: int | None, one_based: bool = False) -> None:
+        self.n, self.base, self.one_based = n, base, one_based
         if base is None:
-            self.token = r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])"
+            # "I" is the pronoun ("...; I can't choose") unless a ninth item exists
+            self.token = r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])" if n >= 9 else r"(?<![A-Za-z0-9])[A-HJ-Z](?![A-Za-z0-9])"
             self.valid = list(letters_for(n))
         else:
             self.token = r"(?<![\w.])\d(?!\d|\.\d)"
@@ -74,14 +84,22 @@ class _Items:
             return None
         if sorted(tokens) == sorted(self.valid):
             return tuple(tokens) if self.base is None else tuple(int(t) for t in tokens)
-        if self.base is not None and sorted(int(t) for t in tokens) == list(range(self.base + 1, self.base + self.n + 1)):
+        if self.one_based and self.base is not None and sorted(int(t) for t in tokens) == list(range(self.base + 1, self.base + self.n + 1)):
             return tuple(int(t) - 1 for t in tokens)
         return None
 
 
 @lru_cache(maxsize=64)
-def _items(n: int, base: int | None) -> _Items:
-    return _Items(n, base)
+def _items(n: int, base: int | None, one_based: bool = False) -> _Items:
+    return _Items(n, base, one_based)
+
+
+def _numbers_images_from_one(s: str, n: int, base: int) -> bool:
+    """Whether the reply names its images "Image 1" ... "Image n" (so base+n is an image, not an
+    index outside the range): the highest number appears with a label ("Image 4", "图4")."""
+    low = lower(s)
+    top = str(base + n)
+    return any(low[m.end():m.end() + 2].strip().startswith(top) for m in LABEL_PREFIX.finditer(low))
 
 
 def _prepare(s: str) -> str:
@@ -116,20 +134,32 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
             if m.end() - m.start() > 100 * items.n:  # far too long for n items: a run-away list
                 continue
             tokens = items.single.findall(m.group(0))
+            run_end = m.end()
             value = items.value(tokens)
+            if value is None and len(tokens) > items.n:
+                # "4,2,3,1,0 — images 2 and 3 are close": the list, then prose after a dash or semicolon
+                at = list(items.single.finditer(m.group(0)))
+                if _PROSE_AFTER.fullmatch(m.group(0)[at[items.n - 1].end():at[items.n].start()]):
+                    value = items.value(tokens[:items.n])
+                    run_end = m.start() + at[items.n - 1].end()
             if value is None:
                 continue
             start = line_start + m.start()
             if _EXAMPLE.search(s[max(0, start - 25):start]):
                 continue
-            if _direction(raw, start, line_start + m.end()) < 0:
+            if _direction(raw, start, line_start + run_end) < 0:
                 value = tuple(reversed(value))
             found.append((start, value))
-            rest = line[m.end():]
+            rest = line[run_end:]
             end = _END.search(rest)
-            if HEDGE.search(lower(rest[: end.start() if end else len(rest)])):
-                found.append((start, "conflict"))
+            sentence = line[max(line.rfind(".", 0, m.start()), line.rfind(";", 0, m.start())) + 1:m.start()]
+            if HEDGE.search(lower(rest[: end.start() if end else len(rest)])) or _EITHER.search(lower(sentence)):
+                found.append((start, CONFLICT))  # "Either 4,3,2,1,0 or 4,2,3,1,0", "C, A, D, B or maybe ..."
     return found
+
+
+_PROSE_AFTER = re.compile(r"\s*[—–;]\s+")  # between the n-th item and more: a dash or semicolon starts prose
+_EITHER = re.compile(r"\beither\b|\bor\s+(?:maybe|perhaps|possibly)\b|要么|或者")
 
 
 def _lines(s: str, lo: int, hi: int):
@@ -145,8 +175,8 @@ def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
     ranked: dict[int, str] = {}
     first = None
     for m in _NUMBERED.finditer(s):
-        raw = next(g for g in m.groups()[:5] if g)
-        rank = _ORD_WORD.get(raw.lower()) or (ZH_DIGITS.get(raw) if raw in ZH_DIGITS else int(raw))
+        token = next(g for g in m.groups()[:5] if g)
+        rank = _ORD_WORD.get(token.lower()) or (ZH_DIGITS.get(token) if token in ZH_DIGITS else int(token))
         tokens = items.single.findall(m.group(6))
         if len(set(tokens)) != 1 or rank in ranked:
             continue
@@ -156,6 +186,42 @@ def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
         return None
     value = items.value([ranked[r] for r in sorted(ranked)])
     if value is not None and first is not None and _direction(raw, first, first) < 0:
+        value = tuple(reversed(value))
+    return value
+
+
+_ITEM_ONLY = re.compile(r"\s*(?:$|[-–—:(,]|\.(?:\s|$))")  # "- C", "- C – Harappan seal", not "- A is Harappan"
+_ORDER_INTRO = re.compile(r"order|sequence|chronolog|rank|arrange|sort|oldest|earliest|newest|latest|recent|顺序|排列|排序|最早|最晚|从")
+_BULLET = re.compile(r"^[ \t]*[-*•+][ \t]*(.*)$", re.MULTILINE)
+
+
+def _bulleted(s: str, items: _Items, raw: str) -> tuple | None:
+    """ "From oldest to newest:\n- C\n- A\n- D\n- B": n bullet lines in a row, each naming one item."""
+    block: list[str] = []
+    first = None
+    last_end = -1
+    for m in _BULLET.finditer(s):
+        tokens = items.single.findall(m.group(1)[:12])
+        contiguous = last_end >= 0 and not s[last_end:m.start()].strip()
+        head = items.single.match(m.group(1).strip())
+        if len(set(tokens)) != 1 or not head or not _ITEM_ONLY.match(m.group(1).strip(), head.end()):
+            if block:
+                break
+            continue
+        if block and not contiguous:
+            break
+        block.append(tokens[0])
+        first = m.start() if first is None else first
+        last_end = m.end()
+    if len(block) != items.n:
+        return None
+    intro = s[:first].rstrip()
+    intro = intro[intro.rfind("\n") + 1:]
+    whole = not intro and not s[last_end:].strip()
+    if not whole and not _ORDER_INTRO.search(lower(intro)):
+        return None  # "- Image 0: Qing ...\n- Image 1: Song ...": a description of each image, not an order
+    value = items.value(block)
+    if value is not None and _direction(raw, first, first) < 0:
         value = tuple(reversed(value))
     return value
 
@@ -222,55 +288,93 @@ def _prose(s: str, items: _Items) -> tuple | None:
 
 def _one(found: list[tuple[int, tuple]]) -> tuple | str | None:
     distinct = list(dict.fromkeys(v for _, v in found))
-    if "conflict" in distinct:
-        return "conflict"
-    if len(distinct) > 1:
-        return "conflict"
+    if CONFLICT in distinct or len(distinct) > 1:
+        return CONFLICT
     return distinct[0] if distinct else None
 
 
-def parse_ordering(text, n_items: int = 4, base: int | None = None) -> tuple | None:
-    """The ordering a reply gives, oldest first as asked: a tuple of n option letters, or with
-    ``base`` a tuple of the n integers base..base+n-1 (e.g. 0-based image indices); else None."""
-    s = normalize(text)
-    if not s:
-        return None
-    inner = json_answer_text(s)
-    if inner is not None:
-        s = normalize(inner)
-        if not s:
-            return None
-    items = _items(n_items, base)
-    bare = s.strip(" \t\n.[](){}\"'")
-    if base is None and _COMPACT.fullmatch(bare) and (bare.isupper() or bare.islower()):
-        return items.value(list(bare.upper()))
-    if base is None and _LOWER_LIST.fullmatch(bare):
-        s = s.upper()
+def _stated(s: str, items: _Items) -> Iterator[Candidate]:
+    """The orderings of ``items`` a normalised reply states, in the order a grader reads them."""
     t = _prepare(s)
     structured_done = False
-    for how, lo, hi in regions(t):
+    line_runs: dict[int, list] = {}  # the lists of each line, found once: cues on one line share them
+
+    def runs_from(start: int, end: int) -> list:
+        line_start = t.rfind("\n", 0, start) + 1
+        if line_start not in line_runs:
+            line_end = t.find("\n", line_start)
+            line_runs[line_start] = _runs(t, items, line_start, len(t) if line_end < 0 else line_end, s)
+        return [(at, value) for at, value in line_runs[line_start] if start <= at < end]
+
+    for how, lo, hi, final in regions(t):
+        if how == "fallbacks":
+            yield FALLBACKS
+            continue
+        if how == "bold":
+            continue
         if how == "line":
             if not structured_done:
                 structured_done = True
-                for structured in (_numbered(t, items, s), _table(t, items)):
-                    if structured is not None:
-                        return structured
-            found = _one(_runs(t, items, lo, hi, s))
+                for structured in (_numbered(t, items, s), _table(t, items), _bulleted(t, items, s)):
+                    yield Candidate(structured, 0, "structure")
+            yield Candidate(_one(_runs(t, items, lo, hi, s)), lo, how)
         elif how == "all":
             found = _one(_runs(t, items, raw=s))
             if found is None and len(t) <= ANYWHERE_LIMIT:
                 found = _prose(t, items)
-            return None if found == "conflict" else found
+            yield Candidate(found, 0, how)
+            return
         else:
             head = t[lo:hi].lstrip(" \t:=-–—,\n")
             line_start = hi - len(head)
             line_end = t.find("\n", line_start, hi)
-            found = _one(_runs(t, items, line_start, hi if line_end < 0 else line_end, s))
+            if how == "closing" and len(items.single.findall(t, line_start, line_start + 80)) < items.n:
+                continue  # "... is C." names one item: no ordering there
+            found = _one(runs_from(line_start, hi if line_end < 0 else line_end))
             if found is None and how == "cue":
                 found = _numbered(t[lo:hi], items)
-        if found is not None:
-            return None if found == "conflict" else found
-    return None
+            yield Candidate(found, line_start, how, final)
+
+
+def ordering_candidates(s: str, n: int, base: int | None = None) -> Iterator[Candidate]:
+    """The orderings a normalised reply states: its JSON answer field, a compact "CADB", else the
+    lists, numbered lines, tables and prose of ``_stated``. Letters labelling images may be given
+    by position ("Image 3 → Image 1 → ..."); indices from 1 count only when the reply names its
+    images so ("Image 1, ..., Image 4" for indices 0-3)."""
+    found = json_answer(s)
+    if found is not None:
+        inner = normalize(found[1])
+        value = decide(ordering_candidates(inner, n, base)) if inner else None
+        yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
+        return
+    bare = s.strip(" \t\n.[](){}\"'")
+    if base is None and _COMPACT.fullmatch(bare) and (bare.isupper() or bare.islower()):
+        yield Candidate(_items(n, None).value(list(bare.upper())) or CONFLICT, 0, "bare")
+        return
+    if base is not None:
+        yield from _stated(s, _items(n, base, _numbers_images_from_one(s, n, base)))
+        return
+    if _LOWER_LIST.fullmatch(bare):
+        s = s.upper()
+    stated = False
+    for cand in _stated(s, _items(n, None)):
+        stated = stated or (cand.value is not None and cand.how not in ("weak", "all"))
+        yield cand
+    if not stated and _numbers_images_from_one(s, n, 0):
+        letters = letters_for(n)
+        for cand in _stated(s, _items(n, 0, True)):
+            value = cand.value if cand.value in (None, CONFLICT) else tuple(letters[i] for i in cand.value)
+            yield Candidate(value, cand.start, cand.how, cand.final)
+
+
+def parse_ordering(text, n_items: int = 4, base: int | None = None) -> tuple | None:
+    """The ordering a reply gives, oldest first as asked: a tuple of n option letters, or with
+    ``base`` a tuple of the n integers base..base+n-1 (e.g. 0-based image indices); else None
+    (see ``ordering_candidates``)."""
+    s = normalize(text)
+    if not s:
+        return None
+    return decide(ordering_candidates(s, n_items, base), cut_off(s))
 
 
 def parse_index_ordering(text, n_items: int, base: int = 0) -> tuple[int, ...] | None:
@@ -283,4 +387,4 @@ def parse_index_ordering(text, n_items: int, base: int = 0) -> tuple[int, ...] |
     return None if letters is None else tuple(ord(c) - ord("A") for c in letters)
 
 
-__all__ = ["DIRECTION", "parse_index_ordering", "parse_ordering"]
+__all__ = ["DIRECTION", "ordering_candidates", "parse_index_ordering", "parse_ordering"]

@@ -7,10 +7,18 @@ before answering -- it returns ``UNPARSED`` (``None``), which the metrics score 
 tasks count as a parse failure. Answers are validated against the space: an "E" answer to a
 four-option question is unparseable, not a wrong letter silently dropped.
 
+Each reader lists the answers a reply states (``Candidate``s, in the order a grader reads them)
+and ``candidates.decide`` keeps one only when nothing in the reply contradicts it
+(``AnswerSpace.parse`` shows the steps).
+
 Where the parts live:
-  reply_text.py      normalising a reply (<think> blocks, full-width forms, markdown), answer cues,
-                     self-corrections, hedges, negations, ordinals -- shared by all readers
-  letters.py         one letter, a set of letters, k of n letters (option texts mapped to letters)
+  candidates.py      Candidate and decide: the conflict check every reader ends with
+  reply_text.py      normalising a reply (<think> blocks, full-width forms, markdown, bold spans),
+                     where answers are (cues, closing sentences, answer lines), self-corrections,
+                     hedges, negations, ordinals, replies cut off -- shared by all readers
+  letters.py         one letter, a set of letters, k of n letters (option texts mapped to letters;
+                     lists of options, per-option verdicts, availability said of groups)
+  option_names.py    Chinese names of the TAB-VLM option texts
   order_parsing.py   orderings of letters or of item numbers
   year_parsing.py    years
   choice_parsing.py  one of listed choices, JSON answers, "which image is earlier"

@@ -5,8 +5,11 @@
   ： -> :, 。 -> .), markdown emphasis, LaTeX ``\\boxed{}`` and answer tags unwrapped.
 - ``regions``: where the answer is, in the order a grader looks: after a self-correction ("wait",
   "actually", "on reflection", "no, ..."), the last answer cue ("The answer is", "Answer:",
-  "正确答案是", "I'd pick"), then a line that is only an answer, then conclusions ("so",
-  "therefore", "因此"), then the whole reply.
+  "正确答案是", "I'd pick", "If forced:"), a closing "... is X." sentence, an answer in bold, then a
+  line that is only an answer, then conclusions ("so", "therefore", "因此"), then the whole reply;
+  each cue region says whether the answer there is stated as final ("Final answer", "so", after a
+  self-correction).
+- ``cut_off``: where the unfinished last sentence of a reply stopped by the token limit starts.
 - ``first_clause``: the answer part of a region (up to the sentence end).
 - ``hedged_after``: "could also be X", "or maybe X", "也可能是X" after the answer.
 - ``negated_spans``: mentions that reject an option ("not A", "rather than 1", "而非宋代").
@@ -33,6 +36,8 @@ ANYWHERE_LIMIT = 3_000
 _THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"))
 _ANSWER_TAGS = re.compile(r"</?answer>|<\|(?:begin|end)_of_box\|>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]{0,200}?)\s*\}|\\(?:text|textbf|mathrm)\s*\{([^{}]{0,200})\}")
+_LATEX_ARROW = re.compile(r"\\(?:to|rightarrow|Rightarrow|longrightarrow|Longrightarrow|implies)(?![A-Za-z])")
+_LATEX_SPACE = re.compile(r"\\[,;!:]|\\quad\b")
 _MARKDOWN = re.compile(r"(?=[*_`$#>])(?:\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?)", re.MULTILINE)
 _FOLD = str.maketrans({"、": ", ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
                        "『": '"', "』": '"', "【": "[", "】": "]", "《": '"', "》": '"', "〈": "<", "〉": ">",
@@ -54,10 +59,45 @@ def strip_reasoning(text: str) -> str:
     return text
 
 
-def normalize(text: Any) -> str:
+class Reply(str):
+    """A normalised reply: the text, and ``bold``, the (start, end) spans of it that the model's
+    markdown put in bold on one line (``**B**``): models mark their answer so."""
+
+    bold: tuple[tuple[int, int], ...] = ()
+
+
+def _strip_markdown(s: str) -> Reply:
+    """s without markdown emphasis, code marks and headings, remembering the bold spans."""
+    if "**" not in s and "__" not in s:
+        return Reply(_MARKDOWN.sub("", s).strip())
+    out: list[str] = []
+    bold: list[tuple[int, int]] = []
+    last = size = 0
+    opened = None
+    for m in _MARKDOWN.finditer(s):
+        out.append(s[last:m.start()])
+        size += m.start() - last
+        last = m.end()
+        token = m.group(0)
+        if token in ("**", "__", "***"):
+            if opened is not None and "\n" not in s[opened[1]:m.start()]:
+                bold.append((opened[0], size))
+                opened = None
+            else:
+                opened = (size, m.end())
+    out.append(s[last:])
+    text = "".join(out)
+    stripped = text.strip()
+    shift = len(text) - len(text.lstrip())
+    reply = Reply(stripped)
+    reply.bold = tuple((a - shift, b - shift) for a, b in bold if b > a)
+    return reply
+
+
+def normalize(text: Any) -> Reply:
     """The reply as plain text (see the module docstring); None -> ""."""
     if text is None:
-        return ""
+        return Reply("")
     s = strip_reasoning(str(text))
     if len(s) > LONG_REPLY:
         s = s[:HEAD] + "\n...\n" + s[-TAIL:]
@@ -66,9 +106,10 @@ def normalize(text: Any) -> str:
     if "<" in s:
         s = _ANSWER_TAGS.sub("\n", s)
     if "\\" in s:
-        s = _BOXED.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), s)
-    s = _MARKDOWN.sub("", s)
-    return s.strip()
+        for _ in range(2):  # \boxed{\text{B}}: the inner command first
+            s = _BOXED.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), s)
+        s = _LATEX_SPACE.sub(" ", _LATEX_ARROW.sub(" → ", s))
+    return _strip_markdown(s)
 
 
 def lower(s: str) -> str:
@@ -92,7 +133,7 @@ def plain_text(text: Any) -> str:
 # ---- cues --------------------------------------------------------------------------------------
 # Strong cues introduce the answer itself.
 _STRONG_EN = (
-    r"(?=[aocsprfgdebmv][a-z]|i[\s'])(?:\b(?:answers?|options?|choices?|selections?|picks?|responses?|results?|"
+    r"(?=[aocsprfgdebmv][a-z]|i[\s'f])(?:\b(?:answers?|options?|choices?|selections?|picks?|responses?|results?|"
     r"orders?|ordering|sequences?|arrangement|ranking|chronology)"
     r"(?:\s+(?:from\s+(?:the\s+)?\w+(?:\s+\w+)?\s+to\s+(?:the\s+)?\w+(?:\s+\w+)?|in\s+chronological\s+order|here))?"
     r"\s*(?:is|are|would\s+be|should\s+be|will\s+be|:|=|-|–|—)(?!\w)"
@@ -100,6 +141,8 @@ _STRONG_EN = (
     r"|\bi\s*(?:would|'d|will|'ll|must|shall)?\s*(?:choose|select|pick|go\s+with|say|guess|estimate|lean\s+towards?|opt\s+for|revise\s+(?:it\s+|this\s+|my\s+answer\s+)?to|settle\s+on|answer)\b"
     r"|\b(?:revised?|changed?)\s+(?:answer|it|my\s+answer)?\s*to\b"
     r"|\b(?:going|go)\s+with\b"
+    r"|\bif\s+(?:i\s+(?:am|was|were)\s+|i'm\s+)?(?:forced|pressed|made)(?:\s+to\s+(?:choose|pick|answer|guess|commit)(?:\s+one)?)?\s*[:,]?"
+    r"|\bif\s+i\s+(?:had|have)\s+to\s+(?:choose|pick|guess|answer|commit)(?:\s+one)?\s*[:,]?"
     r"|\b(?:odd\s+one\s+out|outlier|different\s+one|exception)\s*(?:here\s+)?(?:is|would\s+be|:)"
     r"|\b(?:closest|best\s+(?:fit|match|guess)|most\s+(?:plausible|probable)(?:\s+(?:answer|option|choice))?)\s*(?:one\s+)?(?:is|would\s+be|:)"
     r"|\b(?:but\s+)?(?:more|most)\s+likely(?:\s+(?:it'?s|it\s+is|is|:))?"
@@ -108,6 +151,18 @@ _STRONG_EN = (
 _STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
 STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH)
 # Weak cues introduce a conclusion that usually holds the answer.
+# The answer stated before its cue: "The artifact in image D is the odd one out.", "The second
+# artifact belongs to a different time period than the others.", "Image 2 is the correct answer."
+REVERSE_CUE = re.compile(
+    r"(?=[iaws])\b(?:is|are|would\s+be|seems\s+to\s+be|appears\s+to\s+be)\s+(?:the\s+|my\s+)?(?:(?:correct|right|best|final)\s+)?"
+    r"(?:answer|option|choice)s?\b(?!\s+(?:is|are|would|because|for))"
+)
+# ... and, for a question about the one that differs, "X is the odd one out", "X belongs to a different period"
+ODD_CUE = re.compile(
+    r"(?=[iwbacdso])\b(?:(?:is|would\s+be)\s+the\s+(?:odd\s+one(?:\s+out)?|outlier|exception|different\s+one|one\s+that\s+(?:differs|stands\s+out|is\s+different|does(?:n't|\s+not)\s+belong))"
+    r"|(?:belongs?|is|comes?)\s+(?:to|from)\s+a\s+different\s+(?:time\s+)?(?:period|era)"
+    r"|differs?\s+from\s+the\s+(?:others|rest)|(?:stands?|sticks?)\s+out\b|does(?:n't|\s+not)\s+belong)"
+)
 WEAK_CUE = re.compile(
     r"(?=[sthcomn][a-z]|i[\s.])\b(?:so|therefore|thus|hence|consequently|in\s+conclusion|in\s+summary|overall|i\s+think|i\s+believe|"
     r"my\s+(?:guess|estimate|pick)|i\.e\.|namely|that\s+is)\b|因此|所以|综上|我认为|我觉得|应该是|应为|判断为|推测为",
@@ -115,17 +170,20 @@ WEAK_CUE = re.compile(
 # Self-corrections: what follows replaces what came before.
 CORRECTION = re.compile(
     r"(?=[waolcs][a-z]|i\s)\b(?:wait|actually|on\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+inspection|further\s+reflection)|"
-    r"looking\s+(?:again|more\s+closely)|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
+    r"looking\s+(?:again|more\s+closely)|on\s+(?:a\s+)?(?:second|closer)\s+look|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
     r"|不对|更正|等等|再看|重新考虑",
 )
 # Offering another candidate after the answer: a hedge.
 HEDGE = re.compile(
-    r"(?=[cmopae][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+be|or\s+(?:maybe|perhaps|possibly|probably)|"
+    r"(?=[cmopaei][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+(?:be|belong|fit|go|work|qualify|count|apply)|or\s+(?:maybe|perhaps|possibly|probably)|"
     r"(?:could|might|may)\s+(?:be\s+)?(?:swapped|switched|reversed|interchanged)|interchangeable|"
     r"(?:maybe|perhaps|possibly)\s+(?:also|even)?|alternatively|also\s+possible|either|"
-    r"could\s+(?:also\s+)?go\s+either\s+way)\b|也可能|或者|或许|不排除|还有可能",
+    r"could\s+(?:also\s+)?go\s+either\s+way|in\s+(?:some|any|either|no\s+particular|an\s+uncertain)\s+order)\b|也可能|或者|或许|不排除|还有可能|顺序不确定",
 )
+# The reply says it cannot answer ("I can't pin down the year", "hard to say", "无法确定").
+UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|certain|possible)|unsure|hard\s+to\s+(?:say|tell)|difficult\s+to|impossible)\b"
+                    r"|无法|不确定|难以", re.IGNORECASE)
 # A mention that rejects what follows ("not A", "rather than 1", "而非宋代").
 NEGATION = re.compile(
     r"(?=[nriuoe][a-z']|')(?:\b(?:not|rather\s+than|instead\s+of|unlike|other\s+than|rules?\s+out|ruling\s+out|ruled\s+out|"
@@ -140,7 +198,7 @@ SENTENCE_END = (
     r"Another|Then|However|But|Since|As|Note|Therefore|Thus|Hence)\b)|$)"
 )
 _CLAUSE_END = re.compile(
-    SENTENCE_END + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9]))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
+    SENTENCE_END + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9])\)?\s*(?:[;,.)]|$))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
     r"|,\s*(?:though|although|but|while|whereas|which|and\s+not)\b|\s(?:while|whereas)\b"
 )
 
@@ -161,42 +219,154 @@ def _epochs(s: str) -> list[tuple[int, int]]:
 
 
 _FIRST_LINE = re.compile(r"\S[^\n]*")
+_INTRODUCED_LINE = re.compile(r"[:：][ \t]*\n[ \t]*\n?[ \t]*(\S[^\n]{0,59})(?=\n)")
 
 
-def regions(s: str) -> Iterator[tuple[str, int, int]]:
-    """(how, start, end) spans of s that may hold the answer, in the order a grader reads them.
+# An answer stated as the final one: "Final answer:", "So the answer is", "因此答案是".
+_FINAL_MARK = re.compile(
+    r"\b(?:final(?:ly)?|so|therefore|thus|hence|overall|ultimately|consequently|in\s+conclusion|in\s+summary|to\s+conclude|"
+    r"in\s+the\s+end|all\s+in\s+all|on\s+balance)\b|最终|最后|因此|所以|综上|总之|故"
+)
+# "... the image from the same year is Image 1.", "The artifact that differs is artifact C.": a
+# sentence that ends in its answer after "is" (the reader decides whether the end is an answer)
+_CLOSINGS = 6  # of a long reply, its first and last few "... is X." sentences are read
+_CLOSING = re.compile(r"(?=[iwas])\b(?:is|are|was|were|would\s+be|will\s+be|should\s+be)\s+(?=[^\n.!?。;]{1,30}(?:[.!?。;]|\n|$))")
 
-    ``how``: "cue" (after an answer cue, or inside a self-correction), "line" (the first or the
-    last line, for the caller to test as an answer line), "weak" (after a conclusion cue such as
-    "so" or "因此"), "all" (the whole reply).
+
+# A line that announces a walkthrough of the options ("Let me go through the options:"): its cue
+# introduces no answer.
+WALKTHROUGH = re.compile(r"(?=[ecalgbsECALGBS])\b(?:each|every|evaluat|consider|examin|assess|analy[sz]|look(?:ing)?\s+at|go(?:ing)?\s+through|"
+                         r"let\s+me|let's|breakdown|step)", re.IGNORECASE)
+
+
+def _introduces_walkthrough(s: str, low: str, cue_start: int, cue_end: int) -> bool:
+    line_end = low.find("\n", cue_end)
+    if low[cue_end:len(low) if line_end < 0 else line_end].strip(" \t:："):
+        return False
+    return WALKTHROUGH.search(s, low.rfind("\n", 0, cue_start) + 1, cue_start) is not None
+
+
+_SENTENCE_MARK = re.compile(r"[.!?;。\n]")
+
+
+def _sentence_start(low: str, pos: int, floor: int = 0) -> int:
+    """Where the sentence holding ``pos`` starts (after the last . ! ? ; 。 or line break before it)."""
+    window = max(floor, pos - 300)
+    last = None
+    for last in _SENTENCE_MARK.finditer(low, window, pos):
+        pass
+    return last.end() if last else window
+
+
+def _is_final(low: str, cue_start: int, cue_end: int) -> bool:
+    return _FINAL_MARK.search(low, _sentence_start(low, cue_start), cue_end) is not None
+
+
+def _bold_answers(s: str) -> list[tuple[int, int]]:
+    """The bold spans of s that end their line ("The answer is **B**.", a line "**B**"); bold
+    headers of a walkthrough ("- **A. Paper**: ...") and names in bold inside a sentence are not."""
+    spans: list[tuple[int, int]] = []
+    for a, b in getattr(s, "bold", ()):
+        line_end = s.find("\n", b)
+        rest = s[b:len(s) if line_end < 0 else line_end]
+        if len(rest.strip(" .!)]}\"'。")) == 0:
+            spans.append((a, b))
+    return spans
+
+
+def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
+    """(how, start, end, final) spans of s that may hold the answer, in the order a grader reads them.
+
+    ``how``: "cue" (after an answer cue, before "is the correct answer", or inside a
+    self-correction), "odd" (before "is the odd one out", "belongs to a different period": for a
+    question about the one that differs), "closing" (the end of a
+    last sentence "... is X."), "bold" (a bold span ending its line), "line" (the first or the last line, for the
+    caller to test as an answer line), "weak" (after a conclusion cue such as "so" or "因此"),
+    "all" (the whole reply). ``final``: the answer there is stated as the final one (after a
+    self-correction, or the cue's sentence says "final", "so", "therefore", ...). A region
+    ("fallbacks", 0, 0, False) marks where the fallback regions ("weak", "all") begin; "odd"
+    regions come only when asked for (``odd``: a question about the one that differs).
     """
     low = lower(s)
     epochs = _epochs(s)
+    last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
-        for m in reversed(list(STRONG_CUE.finditer(low, start, end))):
-            yield "cue", m.end(), end
-        if i < len(epochs) - 1:  # text after a self-correction
+        corrected = i < last_epoch
+        cues = list(STRONG_CUE.finditer(low, start, end))
+        for m in reversed(cues):
+            if not _introduces_walkthrough(s, low, m.start(), m.end()):
+                yield "cue", m.end(), end, corrected or _is_final(low, m.start(), m.end())
+        for how, pattern in (("cue", REVERSE_CUE), ("odd", ODD_CUE)) if odd else (("cue", REVERSE_CUE),):
+            for m in reversed(list(pattern.finditer(low, start, end))):
+                sentence = _sentence_start(low, m.start(), start)
+                yield how, sentence, m.start(), corrected or _FINAL_MARK.search(low, sentence, m.start()) is not None
+        if i == 0:
+            cue_ends = {m.end() + k for m in cues for k in range(3)}  # "The answer is B.": the cue's own "is"
+            closings = list(_CLOSING.finditer(low, start, end))
+            if len(closings) > 2 * _CLOSINGS:  # a long reply: its opening and closing sentences
+                closings = closings[:_CLOSINGS] + closings[-_CLOSINGS:]
+            for closing in reversed(closings):
+                if closing.end() not in cue_ends:  # not "The answer is B." again
+                    yield "closing", closing.end(), end, corrected or _is_final(low, closing.start(), closing.end())
+            if getattr(s, "bold", ()):
+                for a, b in reversed(_bold_answers(s)):
+                    if a >= start:
+                        yield "bold", a, b, corrected
+        if corrected:  # text after a self-correction
             for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
-                yield "cue", m.end(), end
-            yield "cue", start, end
+                yield "cue", m.end(), end, True
+            yield "cue", start, end, True
     first = _FIRST_LINE.search(s)
     if first:
-        yield "line", first.start(), first.end()
+        yield "line", first.start(), first.end(), False
+        for m in _INTRODUCED_LINE.finditer(s, first.start()):  # "... are:\n\nB, C\n\n(why)"
+            if s.find("\n", m.start(1)) >= 0:
+                yield "line", m.start(1), m.end(1), False
         last_start = s.rfind("\n") + 1
         if last_start > first.start():
-            yield "line", last_start, len(s)
+            yield "line", last_start, len(s), False
+    yield "fallbacks", 0, 0, False
     start, end = epochs[0]
     for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
-        yield "weak", m.end(), end
-    yield "all", 0, len(s)
+        yield "weak", m.end(), end, False
+    yield "all", 0, len(s), False
+
+
+_TERMINAL = frozenset('.!?。！？)]}"\'*`>…:：;；')
+_WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
+
+
+def cut_off(s: str) -> int | None:
+    """Where the last, unfinished sentence starts when a reply stops mid-sentence (the token
+    limit): nothing there is an answer. None for a reply that ends properly. A long reply (300+
+    characters) is cut off when its last line is a sentence of six or more words without a full
+    stop; a shorter one (150+) when its other lines all end in one and the last, of four or more
+    words, does not ("A. paper - Paper was not ...\nC. synthetic pigments - Synthetic")."""
+    if len(s) < 150 or not s or s[-1] in _TERMINAL:
+        return None
+    line_start = s.rfind("\n") + 1
+    last_line = s[line_start:]
+    words = len(_WORD.findall(last_line))
+    if re.search(r"(?<![A-Za-z])[A-Z]$|\d$", last_line):
+        return None
+    if len(s) < 300 or words < 6:
+        others = [line.rstrip() for line in s[:line_start].splitlines() if line.strip()]
+        if words < 4 or len(others) < 2 or any(line[-1] not in _TERMINAL for line in others):
+            return None
+        return line_start
+    ends = [m.end() for m in re.finditer(r"(?<=[a-z0-9)\]\"'%]{2})[.!?](?=\s)|[。！？]|\n", s)]
+    return ends[-1] if ends else 0
 
 
 def hedged_after(rest: str, is_other) -> bool:
     """Whether ``rest`` (the text after the answer) offers another candidate: a hedge phrase
-    followed, within the same sentence, by something ``is_other(text)`` says is a different answer."""
+    with, in its clause, something ``is_other(text)`` says is a different answer ("... but it could
+    also be B", "B might also belong")."""
     for m in HEDGE.finditer(lower(rest)):
         window = first_clause(rest[m.end():m.end() + 80])
-        if is_other(window):
+        before = rest[max(0, m.start() - 60):m.start()]
+        subject = re.split(r"[.!?;\n。,]|\bbut\b", before)[-1]  # "B might also belong with them"
+        if is_other(window) or (subject.strip() and is_other(subject)):
             return True
     return False
 
@@ -244,22 +414,33 @@ _ORD_TOKEN = re.compile(r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd
 _ZH_ORD_TOKEN = re.compile(r"第([一二三四五六1-6])")
 
 
-def ordinal_positions(s: str, n: int) -> list[tuple[int, list[int]]]:
-    """(position, [1-based numbers]) of each ordinal mention ("the third one" -> [3];
-    "第一、第二和第四件" -> [1, 2, 4]). "last" is n."""
+_FIRST_K = re.compile(r"(?=[tfl])\bthe\s+(first|last)\s+(two|three|four)\b(?!\s+(?:of|centur|years?|decades?|millenni))")  # on lower(text)
+_COUNTS = {"two": 2, "three": 3, "four": 4}
+
+
+def ordinal_positions(s: str, n: int) -> list[tuple[int, int, list[int]]]:
+    """(start, end, [1-based numbers]) of each ordinal mention ("the third one" -> [3];
+    "第一、第二和第四件" -> [1, 2, 4]; "the first three" -> [1, 2, 3]). "last" is n."""
     found = []
-    for m in ORDINAL_LIST.finditer(lower(s)):
+    low = lower(s)
+    for m in ORDINAL_LIST.finditer(low):
         group = m.group(1) or m.group(2)
         nums = []
         for tok in _ORD_TOKEN.findall(group):
             tok = tok.lower()
             nums.append(n if tok == "last" else ORDINAL_WORDS[tok])
-        found.append((m.start(), nums))
-    for m in ZH_ORDINAL_LIST.finditer(s):
-        group = m.group(1) or m.group(2)
-        nums = [int(d) if d.isdigit() else ZH_DIGITS[d] for d in _ZH_ORD_TOKEN.findall(group)]
-        found.append((m.start(), nums))
-    return found
+        found.append((m.start(), m.end(), nums))
+    if "the " in low:
+        for m in _FIRST_K.finditer(low):
+            k = _COUNTS[m.group(2)]
+            nums = list(range(1, k + 1)) if m.group(1) == "first" else list(range(n - k + 1, n + 1))
+            found.append((m.start(), m.end(), nums))
+    if not s.isascii():
+        for m in ZH_ORDINAL_LIST.finditer(s):
+            group = m.group(1) or m.group(2)
+            nums = [int(d) if d.isdigit() else ZH_DIGITS[d] for d in _ZH_ORD_TOKEN.findall(group)]
+            found.append((m.start(), m.end(), nums))
+    return sorted(found)
 
 
 LABEL_PREFIX = re.compile(
@@ -294,6 +475,11 @@ def _outside(matches, n: int):
 __all__ = [
     "ANYWHERE_LIMIT",
     "CORRECTION",
+    "ODD_CUE",
+    "REVERSE_CUE",
+    "Reply",
+    "UNSURE",
+    "WALKTHROUGH",
     "HEDGE",
     "LONG_REPLY",
     "NEGATION",
@@ -301,6 +487,7 @@ __all__ = [
     "WEAK_CUE",
     "ZH_DIGITS",
     "blank_label_prefixes",
+    "cut_off",
     "drop_label_prefixes",
     "first_clause",
     "hedged_after",

@@ -60,6 +60,9 @@ _LEVEL_RANK = {
 }
 DEFAULT_ACCEPT_FROM = "good"
 # Chinese levels and the Accept / Not accept scale of the paper's prompt
+# Other words judges rate with, read as the level they stand for ("Superb", "Great", "Terrible").
+_SYNONYMS = {"superb": "outstanding", "exceptional": "outstanding", "perfect": "outstanding", "great": "very good",
+             "terrible": "very poor", "awful": "very poor", "horrible": "very poor"}
 _ZH_LEVELS = {"优秀": "outstanding", "出色": "outstanding", "非常好": "very good", "很好": "very good", "良好": "good",
               "一般": "fair", "中等": "fair", "尚可": "fair", "较差": "poor", "很差": "very poor", "非常差": "very poor",
               "极差": "extremely poor", "差": "poor"}
@@ -67,23 +70,44 @@ _ACCEPT = {"not accept": False, "not accepted": False, "not acceptable": False, 
            "rejected": False, "do not accept": False, "accept": True, "accepted": True, "acceptable": True,
            "不接受": False, "不通过": False, "拒绝": False, "接受": True, "通过": True}
 _LEVEL = re.compile(
-    r"(?<![\w-])(?:" + "|".join(re.escape(k) for k in sorted([*_LEVEL_RANK, *_ACCEPT], key=len, reverse=True)) + r")(?![\w-])"
+    r"(?<![\w-])(?:" + "|".join(re.escape(k) for k in sorted([*_LEVEL_RANK, *_SYNONYMS, *_ACCEPT], key=len, reverse=True)) + r")(?![\w-])"
     + "|" + "|".join(re.escape(k) for k in sorted([*_ZH_LEVELS, *[k for k in _ACCEPT if not k.isascii()]], key=len, reverse=True)),
     re.IGNORECASE,
 )
-_RATING_CUE = re.compile(r"(?:rating|评分|评级|评价|等级|结论|verdict|decision)\s*[:=]\s*", re.IGNORECASE)
+# "RATING: Good", "rating - very poor", "rating": "Accept" (a JSON or dict field)
+_RATING_CUE = re.compile(r"(?:rating|评分|评级|评价|等级|结论|verdict|decision)[\"']?\s*(?:[:=]|[-–—](?=\s))\s*", re.IGNORECASE)
 _CLAUSE = re.compile(r"(?<=\w)\.(?=\s|$)|[\n;!?]|\bbut\b|\bbecause\b|，|。")
 
 
+_PARTLY = re.compile(r"\b(?:partially|partly|somewhat|conditionally|half)[\s-]+$", re.IGNORECASE)
+
+
 def _levels(segment: str) -> list[str]:
-    """The levels named in a segment, in order ("not good" is no level)."""
+    """The levels named in a segment, in order ("not good" is no level; "partially accept" is
+    neither verdict: no level)."""
     found = []
     for m in _LEVEL.finditer(segment):
         word = m.group(0).lower()
         if word in _LEVEL_RANK and re.search(r"\bnot\s+$", segment[: m.start()].lower()):
             continue
-        found.append(_ZH_LEVELS.get(word, word))
+        if _PARTLY.search(segment[: m.start()]):
+            return []
+        found.append(_ZH_LEVELS.get(word) or _SYNONYMS.get(word, word))
     return found
+
+
+def _rated_levels(s: str) -> list[str] | None:
+    """The levels of the rating a judging reply gives: those of the first clause after the last
+    RATING cue, or of a reply that starts with a level; None when the reply rates nothing."""
+    cues = list(_RATING_CUE.finditer(s))
+    if cues:
+        segment = s[cues[-1].end():].lstrip(" \t\n\r\"'[(")
+        clause = segment[: m.start()] if (m := _CLAUSE.search(segment)) else segment
+        return _levels(clause)
+    head = s.lstrip(" \"'[(")
+    if _LEVEL.match(head) and _levels(head[:40]):
+        return _levels(head[: m.start()] if (m := _CLAUSE.search(head)) else head)
+    return None
 
 
 def graded_level(text: Any) -> str | None:
@@ -91,44 +115,36 @@ def graded_level(text: Any) -> str | None:
     ("RATING: Poor. The lighting is very good" -> "poor"), or a reply that starts with a level;
     a segment naming two levels only repeats the scale (None)."""
     s = normalize(text)
-    if not s:
-        return None
-    cues = list(_RATING_CUE.finditer(s))
-    if cues:
-        segment = s[cues[-1].end():].lstrip(" \t\n\r\"'[(")
-        clause = segment[: m.start()] if (m := _CLAUSE.search(segment)) else segment
-        levels = _levels(clause)
-        if len(set(levels)) > 1:
-            return None
-        return levels[0] if levels else None
-    head = s.lstrip(" \"'[(")
-    levels = _levels(head[:40])
-    if levels and _LEVEL.match(head) and len(set(_levels(head[: m.start()] if (m := _CLAUSE.search(head)) else head))) == 1:
-        return levels[0]
-    return None
+    levels = _rated_levels(s) if s else None
+    return levels[0] if levels and len(set(levels)) == 1 else None
+
+
+def _accepts(level: str, accept_from: str) -> bool:
+    return _ACCEPT[level] if level in _ACCEPT else _LEVEL_RANK[level] <= _LEVEL_RANK[accept_from]
 
 
 def parse_graded_rating(text: Any, accept_from: str = DEFAULT_ACCEPT_FROM) -> bool | None:
     """A judging-prompt verdict as accept (True) / reject (False) / unparsed (None).
 
-    The rating is the first level after the last RATING cue (Chinese cues 评分/评级 too): Accept /
-    Not accept (the paper's scale), or a graded level, an accept when at least ``accept_from``
-    (default "good": outstanding, excellent, very good and good accept; fair, average, mediocre,
-    poor, bad, very poor and worse reject). A reply that only repeats the scale, or a cue with no
-    rating after it, has none. Without a cue, a reply that starts with a level is that rating, and
-    Accept / Not accept stated in prose ("I do not accept this image") counts.
+    The rating is the first clause after the last RATING cue (Chinese cues 评分/评级 too; "RATING:",
+    "rating -", a JSON "rating" field): Accept / Not accept (the paper's scale), or a graded level,
+    an accept when at least ``accept_from`` (default "good": outstanding, excellent, very good and
+    good accept -- and "superb", "great"; fair, average, mediocre, poor, bad, very poor and worse
+    reject). Two levels that agree ("Good/Very Good") are that verdict; a clause that repeats the
+    scale, or a cue with no rating after it, has none. Without a cue, a reply that starts with a
+    level is that rating, and Accept / Not accept stated in prose ("I do not accept this image")
+    counts.
     """
     if accept_from not in _LEVEL_RANK:
         raise ValueError(f"accept_from must be one of {sorted(_LEVEL_RANK)}, got {accept_from!r}")
     s = normalize(text)
     if not s:
         return UNPARSED
-    level = graded_level(s)
-    if level is not None:
-        if level in _ACCEPT:
-            return _ACCEPT[level]
-        return _LEVEL_RANK[level] <= _LEVEL_RANK[accept_from]
-    if _RATING_CUE.search(s):
+    levels = _rated_levels(s)
+    if levels:
+        verdicts = {_accepts(level, accept_from) for level in levels}
+        return verdicts.pop() if len(verdicts) == 1 else UNPARSED
+    if levels is not None or _RATING_CUE.search(s):
         return UNPARSED
     return parse_accept(s)
 

@@ -3,7 +3,8 @@
 A verdict is the reply's first word when that word is "yes"/"no" standing alone ("No." -- not
 "No modern elements are visible"), the word after an answer cue, or the only verdict the reply
 states (a sentence "Yes." / "No." counts before words inside prose). Chinese verdicts (是 / 否 /
-不是) are read too. "Yes and no", both verdicts, or none give None.
+不是) are read too. Informal verdicts count ("Y", "N", "Negative.", "Not really.", "Absolutely."). "Yes and no", both
+verdicts, or none give None.
 """
 
 from __future__ import annotations
@@ -12,13 +13,18 @@ import re
 
 from chronotasks.scoring.reply_text import normalize
 
-_FIRST = re.compile(r"^\W*(yes|yeah|yep|yup|no|nope|correct|incorrect|true|false)(?=\s*(?:[.,!;:\-–—)\n]|$))", re.IGNORECASE)
+_FIRST = re.compile(
+    r"^\W*(yes|yeah|yep|yup|no|nope|correct|incorrect|true|false|y|n|affirmative|negative|absolutely|definitely|certainly|indeed|"
+    r"not\s+(?:really|quite|at\s+all|exactly)|(?:definitely|absolutely|certainly|of\s+course)\s+not)(?=\s*(?:[.,!;:\-–—)\n]|$))",
+    re.IGNORECASE)
 _ZH_FIRST = re.compile(r"^\W*(?:(不是|不对|不正确|否|没有|不)|(是的|是|对|正确))")
 _BOTH = re.compile(r"\byes\s+(?:and|or|/)\s+no\b|\bno\s+(?:and|or|/)\s+yes\b|\byes\s+no\b|\bno\s+yes\b|是或否|是否", re.IGNORECASE)
 _CUE = re.compile(r"(?:final\s+answer|answer|verdict|i\s*(?:would|'d)?\s*say|my\s+answer\s+is|decision|conclusion|答案|结论|回答)\s*(?:is|would\s+be|:|=|-)?\s*", re.IGNORECASE)
 _STANDALONE = re.compile(r"(?:^|[.!?\n:]\s*)(yes|no|yeah|nope)\s*(?:[.!]|$)", re.IGNORECASE | re.MULTILINE)
-_YES_WORDS = {"yes", "yeah", "yep", "yup", "correct", "true"}
-_NO_WORDS = {"no", "nope", "incorrect", "false"}
+# a verdict concluded later in the reply ("..., so no.", "Final answer: yes")
+_CONCLUDED = re.compile(r"(?:\b(?:so|therefore|thus|hence|overall|final\s+answer|answer)\s*[:,]?\s*)(yes|no)\b", re.IGNORECASE)
+_YES_WORDS = {"yes", "yeah", "yep", "yup", "correct", "true", "y", "affirmative", "absolutely", "definitely", "certainly", "indeed"}
+_NO_WORDS = {"no", "nope", "incorrect", "false", "n", "negative"}
 
 
 def parse_yes_no(text) -> bool | None:
@@ -28,7 +34,11 @@ def parse_yes_no(text) -> bool | None:
         return None
     first = _FIRST.match(s)
     if first:
-        return first.group(1).lower() in _YES_WORDS
+        verdict = " ".join(first.group(1).lower().split()) in _YES_WORDS
+        later = _CONCLUDED.search(s, first.end())
+        if later and (later.group(1).lower() in _YES_WORDS) != verdict:
+            return None  # "Yes. However, the eyes look young, so no."
+        return verdict
     zh = _ZH_FIRST.match(s)
     if zh:
         return zh.group(2) is not None

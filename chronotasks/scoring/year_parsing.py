@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 
-from chronotasks.scoring.json_answer import json_answer_text
-from chronotasks.scoring.reply_text import CORRECTION, ZH_DIGITS, lower, normalize
+from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
+from chronotasks.scoring.json_answer import json_answer
+from chronotasks.scoring.reply_text import CORRECTION, UNSURE, ZH_DIGITS, cut_off, lower, negated_spans, normalize
 
 _ZH_YEAR = re.compile(r"([一二三四五六七八九〇零○Ｏ]{4})\s*年")
 _UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -34,7 +36,7 @@ _RANGE = re.compile(
     r"|\bbetween\s+(\d{4})\s+and\s+(\d{4})",
 )  # on lower(text)
 # the nearest cue before a year says what the year is: the pick, an estimate, or evidence
-_PICK = (r"final\s+answer|answer|estimated\s+year|year|estimate(?:d)?|my\s+(?:best\s+)?guess|best\s+guess|most\s+likely|"
+_PICK = (r"final\s+answer|answer|estimated\s+year|year(?!\s+(?:of|when|in\s+which|that)\b)|estimate(?:d)?|my\s+(?:best\s+)?guess|best\s+guess|most\s+likely|"
          r"probably|i'?d\s+say|i\s+would\s+say|i'?ll\s+say|i\s+think|i\s+believe|revise\s+(?:it\s+|my\s+answer\s+)?to|"
          r"go\s+with|going\s+with|settle\s+on|i\s+estimate|final|答案|估计|推测|判断|应该是|应为|年份|我认为")
 _ESTIMATE = (r"taken|shot|photographed|captured|snapped|dates?\s+(?:to|from)|dated|from|around|about|circa|c\.|ca\.|approx\.?|"
@@ -49,7 +51,15 @@ _BARE_LINE = re.compile(
     r"(\d{4})\s*(?:年)?\s*(?:左右)?\s*(?:\([^()]*\)|\[[^\[\]]*\]|ad|ce)?\W*$",
     re.IGNORECASE,
 )
+# "..., or possibly 2017", "maybe 1986": a year offered as an alternative to another
+_ALTERNATIVE = re.compile(r"\b(?:or|maybe|perhaps|possibly)\s+(?:possibly\s+|perhaps\s+|maybe\s+|even\s+|also\s+)?(?:in\s+|around\s+)?(\d{4})(?!\d)")
+# an explicit pick, which an admission of doubt does not undo ("I can't be sure; my best guess is 1985")
+_COMMITTED_PICK = re.compile(r"final\s+answer|\banswer\b|best\s+(?:guess|estimate)|my\s+guess|i'?d\s+say|i\s+would\s+say|i'?ll\s+(?:say|go)|"
+                             r"i\s+estimate|most\s+likely|go(?:ing)?\s+with|settle\s+on|revise|答案|估计|推测")
 _MODEL_AFTER = re.compile(r"\s+[A-Z][a-z]")  # "a 1957 Chevrolet", "the 2008 Olympics"
+# "2012-05-14", "2012/05/14", "2012年5月": a date stands for its year
+# ("2016-08" is a month; "2010-12" stays a range)
+_DATE = re.compile(r"(?<![\d.])(\d{4})(?:[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?!\d)|-0[1-9](?![\d-])|年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)")
 
 
 def _two_digit_words(words: str) -> int | None:
@@ -100,6 +110,7 @@ class _Cues:
     def __init__(self, s: str, low: str) -> None:
         self.s, self.low = s, low
         self.cues: list[tuple[int, str]] | None = None
+        self.negated: list[tuple[int, int]] = []  # "not 1968": a year rejected is evidence
 
     def _find(self) -> None:
         self.cues = [(m.end(), m.lastgroup) for m in _CUE.finditer(self.low)]
@@ -113,7 +124,7 @@ class _Cues:
         lo = max(self.sentences[k] if k >= 0 else 0, pos - 80)
         i = bisect_left(self.cue_ends, pos + 1) - 1
         kind = self.cues[i][1] if i >= 0 and self.cue_ends[i] > lo else None
-        if _MODEL_AFTER.match(self.s, end) and kind != "pick":
+        if (_MODEL_AFTER.match(self.s, end) and kind != "pick") or any(a <= pos < b for a, b in self.negated):
             return 0
         return {"pick": 3, "estimate": 2, "evidence": 0, None: 1}[kind]
 
@@ -123,17 +134,20 @@ def _read(s: str, lo: int, hi: int) -> int | None:
     if not s:
         return None
     s = _apostrophes(_zh_to_digits(_words_to_digits(s)))
+    if "-" in s or "/" in s or "." in s or "月" in s:
+        s = _DATE.sub(lambda m: m.group(1) + " " * (len(m.group(0)) - 4), s)
     bare = _BARE_LINE.match(s)
     if bare:
         year = int(bare.group(1))
         return year if lo <= year <= hi else None
     low = lower(s)
     cues = _Cues(s, low)
+    cues.negated = negated_spans(s)
     cuts = [0] + [m.end() for m in CORRECTION.finditer(low)]
     for start in reversed(cuts):
         picked = _pick(s, low, cues, start, lo, hi)
         if picked is not None:
-            return None if picked == "conflict" else picked
+            return None if picked == CONFLICT else picked
     return None
 
 
@@ -170,8 +184,29 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
         return None
     chosen = {y for t, y, _ in mentions if t == top}
     if len(chosen) != 1 or "range" in chosen:
-        return "conflict"
-    return chosen.pop()
+        return CONFLICT
+    year = chosen.pop()
+    if (len({y for _, y, _ in mentions if y != "range"} | {year}) > 1 and UNSURE.search(s, start)
+            and not _COMMITTED_PICK.search(low, start)):
+        return CONFLICT  # "I can't pin down the year ... nothing distinguishes 2018 from 2019"
+    if top < 3 and {y for t, y, _ in mentions if t >= 2} - {year}:
+        return CONFLICT  # "2017\n\n... the photo was taken in 2018": two estimates, none picked
+    alternatives = {int(m.group(1)) for m in _ALTERNATIVE.finditer(low, start)} & {y for _, y, _ in mentions}
+    if alternatives - {year}:
+        return CONFLICT  # "2016, ... or possibly 2017"
+    return year
+
+
+def year_candidates(s: str, lo: int, hi: int) -> Iterator[Candidate]:
+    """The year a normalised reply states: its JSON year field, else its estimate in prose."""
+    found = json_answer(s, ("year", "final_answer", "answer", "estimated_year", "estimate", "年份"))
+    if found is not None:
+        year = _read(normalize(found[1]), lo, hi)
+        yield Candidate(CONFLICT if year is None else year, found[0], "json", True)
+        return
+    cut = cut_off(s)
+    year = _read(s if cut is None else s[:cut], lo, hi)
+    yield Candidate(year, 0, "cue")
 
 
 def parse_year(text, lo: int = 1000, hi: int = 2100) -> int | None:
@@ -179,10 +214,7 @@ def parse_year(text, lo: int = 1000, hi: int = 2100) -> int | None:
     s = normalize(text)
     if not s:
         return None
-    inner = json_answer_text(s, ("year", "final_answer", "answer", "estimated_year", "estimate"))
-    if inner is not None:
-        return _read(normalize(inner), lo, hi)
-    return _read(s, lo, hi)
+    return decide(year_candidates(s, lo, hi))
 
 
 __all__ = ["parse_year"]

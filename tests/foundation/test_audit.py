@@ -30,12 +30,12 @@ def test_audit_of_a_real_run(lmms_eval_run, tmp_path):
     assert results["chrono_demo_pair"]["parse_failure,none"] == 1.0
     proc = _audit(str(out), "--csv", str(tmp_path.parent / f"{tmp_path.name}_audit.csv"))
     assert proc.returncode == 0, proc.stderr
-    assert "| chrono_demo_pair | 40 | 40 | 100.0% | off |" in proc.stdout
-    assert "| chrono_demo_period | 40 | 0 | 0.0% | off |" in proc.stdout
+    assert "| chrono_demo_pair | 40 | 0 (0.0%) | off | 40 (100.0%) |" in proc.stdout
+    assert "| chrono_demo_period | 40 | 40 (100.0%) | off | 0 (0.0%) |" in proc.stdout
     assert "chrono_demo_pair: most common unreadable replies\n     40 x 'B'" in proc.stdout
     rows = list(csv.DictReader((tmp_path.parent / f"{tmp_path.name}_audit.csv").open()))
-    assert {(r["task"], r["row"], r["unreadable"], r["rate"]) for r in rows if r["row"] == "task"} == {
-        ("chrono_demo_pair", "task", "40", "1.0000"), ("chrono_demo_period", "task", "0", "0.0000")}
+    assert {(r["task"], r["row"], r["rules"], r["unreadable"], r["rate"]) for r in rows if r["row"] == "task"} == {
+        ("chrono_demo_pair", "task", "0", "40", "1.0000"), ("chrono_demo_period", "task", "40", "0", "0.0000")}
     assert [(r["count"], r["reply"]) for r in rows if r["row"] == "unreadable_reply"] == [("40", "B")]
 
 
@@ -80,3 +80,25 @@ def test_audit_counts_tempviz_judge_replies_without_a_verdict(tmp_path):
     audited = audit(tmp_path)["tempviz_animals"]
     assert (audited.samples, audited.scored, audited.failures) == (3, 3, 1)
     assert audited.unread == {rambling: 1}
+
+
+def test_audit_shares_decided_by_rules_extractor_and_abstained(tmp_path):
+    """Samples logged with the extractor on say which decided: 6 by the rules, 3 by the LLM
+    extractor, 1 by neither (a parse failure); the report gives each share of the 10."""
+    from chronotasks.audit import audit, report
+
+    with open(tmp_path / "20250101_samples_tabvlm_grouping.jsonl", "w", encoding="utf-8") as handle:
+        for n, who in enumerate(["rules"] * 6 + ["llm"] * 3 + ["none"]):
+            handle.write(json.dumps({"doc_id": n, "filtered_resps": [f"reply {n}"], "parse_failure": float(who == "none"),
+                                     "extractor": who}) + "\n")
+    with open(tmp_path / "20250101_samples_tabvlm_sequence.jsonl", "w", encoding="utf-8") as handle:
+        for n in range(4):  # the extractor off: no field; one reply unreadable
+            handle.write(json.dumps({"doc_id": n, "filtered_resps": [f"reply {n}"], "parse_failure": float(n == 3)}) + "\n")
+    tasks = audit(tmp_path)
+    grouping, sequence = tasks["tabvlm_grouping"], tasks["tabvlm_sequence"]
+    assert (grouping.by_rules, grouping.by_llm, grouping.failures) == (6, 3, 1)
+    assert (sequence.by_rules, sequence.by_llm, sequence.failures) == (3, 0, 1)
+    table = report(tasks, top=3, width=40)
+    assert "| tabvlm_grouping | 10 | 6 (60.0%) | 3 (30.0%) | 1 (10.0%) |" in table
+    assert "| tabvlm_sequence | 4 | 3 (75.0%) | off | 1 (25.0%) |" in table
+    assert "tabvlm_grouping: most common unreadable replies\n      1 x 'reply 9'" in table

@@ -84,7 +84,7 @@ CHOICE_CASES = [
     ('{"answer": "3"}', UNPARSED),
     ('{"answer": "1 or 2"}', UNPARSED),
     ('{"answer": "both"}', UNPARSED),
-    ('{"choice": "1"}', UNPARSED),
+    ('{"choice": "1"}', "1"),  # another key that names the answer (issue 21, F)
     ('{"answer": ""}', UNPARSED),
     ("Image 1 is earlier.", "1"),  # the image named in prose (issue 11)
     ("The first one.", "1"),

@@ -3,6 +3,8 @@ chronotasks.scoring. The question type of a record picks its prompt, parser
 and metrics; ``lmms_eval_specific_kwargs`` ``metadata: true`` selects the
 visual+metadata variant (Appendix C.5)."""
 
+from dataclasses import replace
+
 from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERIOD_KEYS, PERIODS, period_rank
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import doc_images, make_process_docs, open_doc_image, scores_image_failures
@@ -54,9 +56,14 @@ def doc_to_target(doc):
 
 def parse_reply(doc, reply):
     """(the parsed answer: a letter, a frozenset of letters, a tuple ordering, or None; fields to log).
-    The option texts are passed where the prompt shows them (the single-image tasks)."""
-    options = doc["options"] if BY_QUESTION_TYPE[doc["question_type"]].n_images == 1 else None
-    return read_answer(AnswerSpace.of_doc(doc), reply, options)
+    The option texts are passed where the prompt shows them (the single-image tasks); records
+    prepared before answer spaces said what a technique / material question asks get it here."""
+    spec = BY_QUESTION_TYPE[doc["question_type"]]
+    options = doc["options"] if spec.n_images == 1 else None
+    space = AnswerSpace.of_doc(doc)
+    if space.asks is None and spec.answer_space.asks is not None:
+        space = replace(space, asks=spec.answer_space.asks)
+    return read_answer(space, reply, options)
 
 
 @scores_image_failures

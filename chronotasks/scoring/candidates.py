@@ -1,0 +1,93 @@
+"""One answer or none: the conflict check every reader ends with.
+
+A reader lists the answers a reply states -- ``Candidate``s, in the order a grader reads them (a
+bare reply; a JSON answer field; the text after the last answer cue, then earlier cues; an answer
+line; an answer in bold; a numbered list, table or per-option verdicts; a conclusion after "so";
+the whole reply) -- and ``decide`` keeps the first one only when nothing in the reply contradicts
+it:
+
+- the statement itself names alternatives ("C or maybe A", "between 2010 and 2014", a letter
+  outside the options): its value is ``CONFLICT``;
+- another committed statement gives a different answer ("Answer: C ... Answer: B", a last line
+  that differs from the answer cue) and the answer read is not marked as the final one ("Final
+  answer:", "so", "therefore", or it follows a self-correction such as "wait" or "actually"), or
+  a later answer statement names alternatives ("Answer: C. ... The answer could be B or D.");
+- the reply was cut off and the answer would come from its unfinished last sentence.
+
+Candidates from weaker readings (a line that starts with an answer and goes on, a conclusion after
+"so", the whole reply) never contradict a committed one: they are fallbacks, read only when no
+committed statement was found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, NamedTuple
+
+CONFLICT = "conflict"  # a statement that gives no single answer: the reply gives none
+
+# How a candidate was found. Committed statements of an answer: a bare reply, a JSON answer field,
+# the text after an answer cue, a closing "... is X." sentence, an answer in bold, a list or per-
+# option verdicts, a line that is only an answer. Fallbacks: a line that starts with an answer and
+# goes on ("B. The jar is later"), a conclusion after "so", the whole reply.
+COMMITTED = frozenset(("bare", "json", "cue", "closing", "bold", "structure", "line"))
+FALLBACK = frozenset(("lead", "weak", "all"))
+# Read as committed when first, but never against another answer: "C stands out at first glance,
+# but ... the real outlier is A" ("X is the odd one out", "X stands out").
+SOFT = frozenset(("odd",))
+
+
+class Candidate(NamedTuple):
+    """An answer the reply states: ``value`` (an answer of the space, or ``CONFLICT``), where it
+    starts in the normalised reply, how it was found (``COMMITTED`` or ``FALLBACK`` kinds), and
+    whether it is stated as the final answer (after a self-correction, "Final answer:", "so")."""
+
+    value: Any
+    start: int
+    how: str
+    final: bool = False
+
+
+# Yielded by a reader before its fallback readings: once a committed answer was found they cannot
+# change the decision, so ``decide`` stops reading there (the whole-reply reading is the costly one).
+FALLBACKS = Candidate(None, 0, "fallbacks")
+
+
+def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> Any:
+    """The first candidate's answer when no other committed statement contradicts it, else None.
+
+    A committed statement contradicts the answer when it gives a different answer (or names
+    alternatives) and does not come before an answer marked final. Fallback readings are used only
+    when no committed statement was found, and are then checked against nothing further.
+    ``cut``: where the unfinished last sentence of a reply cut off by the token limit starts
+    (``reply_text.cut_off``): nothing from there counts, and no fallback reading of such a reply.
+    """
+    primary: Candidate | None = None
+    for cand in candidates:
+        if cand is FALLBACKS and primary is not None:
+            break
+        if cand is None or cand.value is None:
+            continue
+        if cut is not None and (cand.start >= cut or cand.how in FALLBACK - {"lead"}):
+            continue
+        if primary is None:
+            primary = cand
+            if cand.value == CONFLICT:
+                return None
+            if cand.how in FALLBACK or cand.how == "bare":
+                return cand.value
+            continue
+        if cand.how in FALLBACK or cand.how in SOFT or cand.value == primary.value:
+            continue
+        if cand.value == CONFLICT:
+            # a statement naming alternatives after the answer ("Answer: C ... it could be B or D")
+            if cand.how in ("cue", "json", "closing") and cand.start > primary.start:
+                return None
+            continue
+        if cand.start < primary.start and primary.final:
+            continue  # an earlier answer, revised by the final one
+        return None
+    return None if primary is None else primary.value
+
+
+__all__ = ["COMMITTED", "CONFLICT", "FALLBACK", "FALLBACKS", "SOFT", "Candidate", "decide"]

@@ -1,0 +1,387 @@
+"""The failure families of issue 21 (A-L), each read as a careful grader reads it.
+
+Replies are written the way GPT-4o, Claude, Gemini, Qwen2.5-VL (English and Chinese), InternVL,
+LLaVA-OneVision and small rambling models answer our prompts (prompts/tabvlm, prompts/chronovision,
+prompts/tempviz); the expected value is the grader's reading, None where a grader finds no single
+committed answer. Precision first: a reply is read only when exactly one answer is committed and
+nothing in it contradicts that answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from chronotasks.data.answer_space import AnswerSpace
+from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
+from chronotasks.scoring.t2i import parse_verdict
+
+S = frozenset
+LETTER = AnswerSpace("letter", n=4)
+LOC = AnswerSpace("letter", n=5)
+SET = AnswerSpace("letter_set", n=4)
+GROUP = AnswerSpace("k_of_n", n=5, k=3)
+ORDER = AnswerSpace("ordering", n=4)
+INDICES = AnswerSpace("ordering", n=4, base=0)
+YEAR = AnswerSpace("year", lo=1946, hi=2025)
+EARLIER = AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier")
+NEWS = AnswerSpace("choice", choices=("1", "2", "3", "4"), key="answer")
+PERIOD = AnswerSpace("dynasty")
+TECHNIQUES = ["screen printing", "iron forging", "wheel-thrown pottery", "hand-painted miniature"]
+MATERIALS = ["paper", "stone", "synthetic pigments", "gold"]
+PERIODS = ["Iron Age (1800 - 200 BCE)", "Modern India (1857 AD - Present)", "Bronze Age (3300 - 1800 BCE)",
+           "Early Medieval Period (650 - 1200 AD)"]
+DYNASTIES = ["Song", "Qing", "Yuan", "Tang", "Ming"]
+
+
+def read(space, reply, options=None):
+    return space.parse(reply, options)
+
+
+# ---- the conflict check itself -----------------------------------------------------------------------
+def test_decide_keeps_one_uncontradicted_answer():
+    cue = Candidate("B", 40, "cue")
+    assert decide([cue, Candidate("B", 0, "line")]) == "B"
+    assert decide([cue, Candidate("C", 60, "line")]) is None          # a later answer line disagrees
+    assert decide([cue, Candidate("C", 0, "cue")]) is None            # two answer statements, none final
+    assert decide([Candidate("B", 40, "cue", final=True), Candidate("C", 0, "cue")]) == "B"  # revised
+    assert decide([cue, Candidate("C", 0, "weak")]) == "B"            # a fallback never contradicts
+    assert decide([Candidate(CONFLICT, 0, "cue"), cue]) is None       # the statement itself hedges
+    assert decide([cue, Candidate(CONFLICT, 80, "cue")]) is None      # a later statement names alternatives
+    assert decide([cue, Candidate(CONFLICT, 10, "cue")]) == "B"       # deliberation before the answer
+    assert decide([Candidate("B", 400, "cue")], cut=300) is None      # in the unfinished last sentence
+    assert decide([Candidate("B", 0, "all")], cut=300) is None        # no fallback of a cut-off reply
+    assert decide([]) is None
+
+
+# ---- A: set answers that state both groups ----------------------------------------------------------
+@pytest.mark.parametrize("reply,expected", [
+    ("C, D (A and B came later)", S("CD")),
+    ("B, C (screen printing and hand-painted miniatures came much later)", S("BC")),
+    ("Not available: A, C. Available: B, D.", None),                   # two groups: which one answers?
+    ("A ✗\nB ✓\nC ✓\nD ✗", S("BC")),
+    ("A – no\nB – yes\nC – yes\nD – no", S("BC")),
+    ("| Option | Technique | Available? |\n|---|---|---|\n| A | screen printing | ✗ |\n| B | iron forging | ✓ |\n"
+     "| C | wheel-thrown pottery | ✓ |\n| D | hand-painted miniature | ✗ |", S("BC")),
+    ("- Screen printing: No\n- Iron forging: Yes\n- Wheel-thrown pottery: Yes\n- Hand-painted miniature: No", S("BC")),
+    ("Iron forging and wheel-thrown pottery would have been available; screen printing would not.", None),
+    ("The answer is B and C; A and D are modern.", S("BC")),
+])
+def test_family_a_complements_and_per_option_verdicts(reply, expected):
+    assert read(SET, reply, TECHNIQUES) == expected
+
+
+@pytest.mark.parametrize("reply,asks,expected", [
+    # the question's polarity (TAB-VLM material: "would NOT have been available"; technique: "would")
+    ("Porcelain (C) and iron (D) were not available in prehistoric times, while terracotta (A) and stone (B) were.",
+     "unavailable", S("CD")),
+    ("Porcelain (C) and iron (D) were not available in prehistoric times, while terracotta (A) and stone (B) were.",
+     "available", S("AB")),
+    ("Porcelain (C) and iron (D) were not available in prehistoric times, while terracotta (A) and stone (B) were.",
+     None, None),
+    ("terracotta and stone would have been available; porcelain and iron would not", "unavailable", S("CD")),
+    ("C and D would not have been available.", "available", None),   # only the other group: no answer stated
+    ("The answer is C, D. Terracotta and stone were both in use.", "unavailable", S("CD")),
+])
+def test_family_a_groups_with_the_questions_polarity(reply, asks, expected):
+    space = AnswerSpace("letter_set", n=4, asks=asks)
+    assert space.parse(reply, ["terracotta", "stone", "porcelain", "iron"]) == expected
+
+
+# ---- B: per-option structure, with or without a final line ------------------------------------------
+def test_family_b_walkthrough_then_final_line():
+    reply = ("Let me evaluate each option:\n\n**A. Paper** – Not available. Paper reached India much later.\n"
+             "**B. Stone** – Available; the object itself is stone.\n"
+             "**C. Synthetic pigments** – Not available; these are 19th-century.\n"
+             "**D. Gold** – Available in some regions.\n\n**Final answer: A, C**")
+    assert read(SET, reply, MATERIALS) == S("AC")
+    walkthrough_only = ("- **A**: A painted grey ware bowl — Iron Age.\n- **B**: A copper coin with a Persian legend.\n"
+                        "- **C**: An iron spearhead.\n- **D**: A black-and-red ware pot.")
+    assert read(LETTER, walkthrough_only) is None  # every option described, none chosen
+    closing = walkthrough_only + "\n\nA, C, and D all fit the Iron Age. The artifact that belongs to a different time period is **B**."
+    assert read(LETTER, closing) == "B"
+    quoted = "> **Answer:** C\n>\n> The seal's script dates it to the Harappan period."
+    assert read(LETTER, quoted) == "C"
+
+
+def test_family_b_list_under_an_answer_line():
+    assert read(SET, "The correct options are:\n\n- **B. iron forging**\n- **C. wheel-thrown pottery**", TECHNIQUES) == S("BC")
+    three = ("The three artifacts that appear to be from the same period are:\n\n1. **Artifact A** – a bronze figure.\n"
+             "2. **Artifact B** – a bronze lamp.\n3. **Artifact E** – a bronze vessel.\n\nC and D are later.")
+    assert read(GROUP, three) == S("ABE")
+
+
+# ---- C: an option named by its text, a paraphrase or a translation ---------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (LETTER, "Answer: Bronze Age (3300 - 1800 BCE)", PERIODS, "C"),
+    (LETTER, "青铜时代（公元前3300年－公元前1800年）", PERIODS, "C"),
+    (LOC, "这件文物属于唐代。", DYNASTIES, "D"),
+    (SET, "铁器锻造和轮制陶器", TECHNIQUES, S("BC")),
+    (SET, "答案：纸张和合成颜料", MATERIALS, S("AC")),
+    (LETTER, "It looks Mughal to me.", PERIODS, None),  # a paraphrase no option text names
+])
+def test_family_c_option_texts_and_translations(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+# ---- D: positions instead of letters; one item per line ----------------------------------------------
+@pytest.mark.parametrize("space,reply,expected", [
+    (ORDER, "Image 3 → Image 1 → Image 4 → Image 2", ("C", "A", "D", "B")),
+    (GROUP, "The first three.", S("ABC")),
+    (LETTER, "Artifact #3 is the odd one out.", "C"),
+    (LETTER, "第二件文物属于不同的时期。", "B"),
+    (SET, "C\nD", S("CD")),
+    (GROUP, "1. C\n2. A\n3. B", S("ABC")),
+    (GROUP, "1. A\n2. C\n3. D", S("ACD")),
+    (GROUP, "1. A\n2. C", None),                                          # two of three
+])
+def test_family_d_positions_and_item_lines(space, reply, expected):
+    assert read(space, reply) == expected
+
+
+def test_family_d_item_lines_with_option_texts():
+    assert read(SET, "1. B — iron forging\n2. C — wheel-thrown pottery", TECHNIQUES) == S("BC")
+
+
+# ---- E: stated direction ----------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,expected", [
+    (ORDER, "Ranked from newest (1) to oldest (4):\n1. B\n2. D\n3. A\n4. C", ("C", "A", "D", "B")),
+    (ORDER, "B is the most recent; before it comes D, before that A, and C is the oldest.", ("C", "A", "D", "B")),
+    (INDICES, "From most recent to oldest: 2, 0, 1, 3", (3, 1, 0, 2)),
+    (ORDER, "按从新到旧的顺序：B、D、A、C", ("C", "A", "D", "B")),
+    (ORDER, "From oldest to newest:\n- C\n- A\n- D\n- B", ("C", "A", "D", "B")),
+    (ORDER, "Looking at the styles:\n- A is Harappan\n- B is Mughal\n- C is Gupta\n- D is colonial", None),
+])
+def test_family_e_direction(space, reply, expected):
+    assert read(space, reply) == expected
+
+
+# ---- F: JSON variants -------------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,expected", [
+    (EARLIER, "{'thinking': 'Image 2 shows older cars.', 'answer': '2'}", "2"),
+    (EARLIER, '{"thinking": "wool jerseys in image 1", "answer": "1",}', "1"),
+    (EARLIER, '{"analysis": "...", "final_answer": "Image 1"}', "1"),
+    (EARLIER, '{"reasoning": "...", "choice": "2"}', "2"),
+    (EARLIER, '{"分析": "图1中的汽车更老", "答案": "1"}', "1"),
+    (EARLIER, '{"answer": "first"}', "1"),
+    (EARLIER, '{"answer": "image_2"}', "2"),
+    (LETTER, '{"answer": "C"}', "C"),
+    (SET, '{"selected_options": ["B", "C"]}', S("BC")),
+    (YEAR, "{'year': 1987, 'confidence': 60}", 1987),
+    (EARLIER, '{"answer": "Cannot be determined"}', None),
+    (EARLIER, '{"answer": "1"}\n\nActually, on reflection, Image 2 is earlier.', None),  # revised after the JSON
+])
+def test_family_f_json_variants(space, reply, expected):
+    assert read(space, reply) == expected
+
+
+# ---- G: revisions and negations ------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (LETTER, "Answer: A\n\nCorrection: on closer inspection the glaze is later. Answer: D", None, "D"),
+    (LETTER, "B. Wait, actually the inscription is Brahmi, so it is C.", None, "C"),
+    (YEAR, "Not 1968 — the banners and the stadium point to the 1972 Munich Games. Year: 1972", None, 1972),
+    (SET, "Everything but B.", None, S("ACD")),
+    (SET, "All of them except paper.", MATERIALS, S("BCD")),
+    (ORDER, "C, A, D, B. Actually, D might be older than A: C, D, A, B.", None, ("C", "D", "A", "B")),
+    (LOC, "It is not Song; the answer is Yuan.", DYNASTIES, "C"),
+])
+def test_family_g_revisions_and_negations(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+# ---- H: two answers, hedges, repetition loops, ranges: no answer -------------------------------------------
+@pytest.mark.parametrize("space,reply", [
+    (LETTER, "Answer: C\nAnswer: B"),
+    (LETTER, "The answer is C.\n\nB"),
+    (LETTER, "It is either A or D; I can't tell from the image."),
+    (GROUP, "The three artifacts could be A, C, D or A, C, E."),
+    (YEAR, "The photo was taken between 2010 and 2014."),
+    (YEAR, "2003/2004"),
+    (EARLIER, "Image 1 image 1 image 2 image 1 image 2 image 2 image 1 image 2"),
+    (NEWS, 'The answer is either {"answer": "1"} or {"answer": "3"}.'),
+    (PERIOD, "明末清初"),
+    (INDICES, "[3,1,2,0]\n[3,1,0,2]"),
+    (YEAR, "This was taken in 2016, the year of the Rio Olympics, or possibly 2017."),
+    (SET, "B, C\n\nAnswer: B, C, D"),
+])
+def test_family_h_two_answers_and_hedges(space, reply):
+    assert read(space, reply) is None
+
+
+# ---- I: a committed answer with a caveat ----------------------------------------------------------------
+# The rule: a caveat that only doubts the answer keeps it ("though I'm not certain"); a caveat that
+# names another option as possible is a hedge (None); a forced pick ("If forced: Yuan", "If I had to
+# choose: B") is committed.
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (LETTER, "Answer: A (but C is also possible)", None, None),
+    (SET, "B, C. D is also possible.", TECHNIQUES, None),
+    (LETTER, "Answer: A, though I'm not fully certain.", None, "A"),
+    (LOC, "It's hard to be sure from one photo. If forced: Yuan.", DYNASTIES, "C"),
+    (LETTER, "I can't be certain, but if I had to choose: B", None, "B"),
+    (YEAR, "My best single estimate is 1980, though I'm not very confident.", None, 1980),
+])
+def test_family_i_caveats(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+# ---- J: informal verdicts and off-scale ratings ------------------------------------------------------------
+@pytest.mark.parametrize("prompt,reply,expected", [
+    ("standard", "Y", True),
+    ("standard", "N", False),
+    ("standard", "Negative.", False),
+    ("standard", "Not really.", False),
+    ("standard", "Affirmative.", True),
+    ("judging", "ANALYSIS: The borders match.\nRATING: Superb", True),
+    ("judging", "ANALYSIS: Good detail.\nRATING: Great", True),
+    ("judging", "RATING: Very Good", True),
+    ("judging", "RATING: Good/Very Good", True),
+    ("judging", "ANALYSIS: modern borders.\nrating - very poor", False),
+    ("judging", '{"analysis": "The map shows the German Confederation.", "rating": "Accept"}', True),
+    ("judging", "{'analysis': 'Unified Italy is anachronistic', 'rating': 'Not accept'}", False),
+    ("judging", "RATING: Very poor / Poor / Good / Very good / Excellent", None),
+    ("judging", "RATING: Partially accept", None),
+    ("standard", "Yes. However, the dog's eyes look young, so no.", None),
+])
+def test_family_j_verdicts(prompt, reply, expected):
+    assert parse_verdict(reply, prompt) is expected
+
+
+# ---- K: News-Multimodal prose ------------------------------------------------------------------------------
+@pytest.mark.parametrize("reply,expected", [
+    ("The answer is Image 1 (2019).", "1"),
+    ("Operation Banner ended in 2007. Image 4 shows digital-era vehicles, so the image from the same year is Image 4.", "4"),
+    ("Schempp was decided in 1963. Image 1 looks early 1960s, while Image 3 looks late 1940s. The image from the same year "
+     "is Image 1.", "1"),
+    ("Image 2 (1985) or Image 3 (1987) — hard to say.", None),
+])
+def test_family_k_news_prose(reply, expected):
+    assert read(NEWS, reply) == expected
+
+
+# ---- L: ISO dates, LaTeX arrows, Chinese prose for the two-image choice ------------------------------------
+@pytest.mark.parametrize("space,reply,expected", [
+    (YEAR, "Estimated date: 2012-05-14", 2012),
+    (YEAR, '{"year": "2016-08", "confidence": 40}', 2016),
+    (ORDER, r"The order is $\boxed{C \to A \to D \to B}$", ("C", "A", "D", "B")),
+    (ORDER, r"\boxed{C \rightarrow A \rightarrow D \rightarrow B}", ("C", "A", "D", "B")),
+    (EARLIER, "图2中的球员穿着老式棉质球衣，因此图2更早。", "2"),
+    (EARLIER, "第一张图片的年代更早，第二张是现代的。", "1"),
+])
+def test_family_l_dates_latex_chinese(space, reply, expected):
+    assert read(space, reply) == expected
+
+
+# ---- cut off by the token limit -----------------------------------------------------------------------------
+def test_a_reply_cut_off_mid_walkthrough_gives_no_answer():
+    reply = ("To determine which techniques would have been available, we first need to date the terracotta piece. "
+             "The figure shows a stylized female form with applied ornaments, characteristic of the Mauryan–Shunga "
+             "period (c. 3rd–1st century BCE).\n\nNow let's consider each option:\n\n"
+             "A. **Hand carving**: Hand carving has been practiced since prehistoric times, so it")
+    assert read(SET, reply, ["hand carving", "digital printing", "hand-painted miniature", "stone masonry"]) is None
+    answered_first = ("B. Early Modern Period (1526 - 1858 AD)\n\n" + "The coin has Persian inscriptions which were used "
+                      "during the Mughal period. " * 8 + "The Early Modern Period is the period when the Mughal")
+    assert read(LETTER, answered_first, PERIODS) == "B"
+
+
+# ---- found by blind batch 2 (families, written afresh here; the batch's own rows are in the corpus) -----------
+AVAILABILITY_TABLE = ("| Option | Material | Available? |\n|---|---|---|\n| A | Paper | ✅ Yes |\n| B | Stone | ✅ Yes |\n"
+                      "| C | Synthetic pigments | ❌ No |\n| D | Gold | ✅ Yes |")
+
+
+@pytest.mark.parametrize("asks,expected", [("unavailable", S("C")), ("available", S("ABD")), (None, None)])
+def test_marks_under_an_availability_header_follow_the_questions_polarity(asks, expected):
+    """✅/❌ in an "Available?" column say whether an option was available, not whether it answers."""
+    assert AnswerSpace("letter_set", n=4, asks=asks).parse(AVAILABILITY_TABLE, MATERIALS) == expected
+
+
+@pytest.mark.parametrize("reply,expected", [
+    ('Image 2 is earlier because the cars are older.\n\n{"thinking": "Image 2 shows older cars", "answer": "1"}', None),
+    ('{"thinking": "The second photo shows wool jerseys, so it is older than the first image.", "answer": "2"}', "2"),
+    ('{"thinking": "Image 1 is grayscale, but its phones are modern, so it was taken later than Image 2.", "answer": "2"}', "2"),
+    ('{"reasoning_path": "Image 2 has a round beacon, so it was taken earlier than Image 1.", "answer": "1"}', None),
+])
+def test_a_json_answer_contradicted_by_its_own_reasoning_is_no_answer(reply, expected):
+    assert read(EARLIER, reply) == expected
+
+
+def test_item_lists_end_where_prose_starts():
+    reply = ("Materials that would not have been available:\n\n- **A. Paper** — reached India much later.\n"
+             "- **C. Synthetic pigments** — 19th-century chemistry.\n\nStone (B) was available, and gold (D) was worked early.\n\n"
+             "**Answer: A, C**")
+    assert read(SET, reply, MATERIALS) == S("AC")
+
+
+def test_two_orderings_offered_with_a_pronoun_after_them():
+    reply = "The sequence is either C, A, B, D or C, B, A, D; I can't choose between them."
+    assert read(ORDER, reply) is None
+
+
+# ---- found by blind batch 3 --------------------------------------------------------------------------------
+def test_a_walkthrough_of_some_options_is_no_list_of_answers():
+    cut_short = ("A. screen printing - Screen printing is a 20th-century technique and was not available then.\n"
+                 "B. iron forging - Iron forging was practised across India by the first millennium BCE.\n"
+                 "C. wheel-thrown pottery - Wheel")
+    assert read(SET, cut_short, TECHNIQUES) is None
+    assert read(SET, "B. iron forging\nC. wheel-thrown pottery", TECHNIQUES) == S("BC")
+
+
+@pytest.mark.parametrize("space,reply,expected", [
+    (YEAR, "2015\n\nThe cars and the phones in the crowd suggest the photo was taken in 2016.", None),  # two estimates
+    (YEAR, "2015\n\nThe phones resemble the iPhone 6, which was released in 2014.", 2015),           # evidence, not an estimate
+    (LETTER, "The artifact that belongs to a different time period is artifact B. It is a glazed jar, while the rest "
+             "are bronze.", "B"),
+    (LETTER, "C。C是一件青花瓷，其余三件都是青铜器。", "C"),
+])
+def test_answers_stated_once_and_twice(space, reply, expected):
+    assert read(space, reply) == expected
+
+
+# ---- hardening before blind batch 4 (replies written for the families above) ------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (LETTER, "C?", PERIODS, None),                                                     # asked, not answered
+    (SET, "I'm not sure. B?", TECHNIQUES, None),
+    (LETTER, "Let me analyze each option:\n\nA. Iron Age (1800 - 200 BCE): The artifact shows", PERIODS, None),  # cut off
+    (ORDER, "C, A, and then B and D in some order.", None, None),
+    (INDICES, "- Image 0: Qing famille rose\n- Image 1: Song celadon\n- Image 2: Ming blue-and-white\n- Image 3: Tang sancai"
+              "\n\n3,1,2,0", None, (3, 1, 2, 0)),                                        # descriptions, then the order
+])
+def test_questions_cut_off_walkthroughs_and_descriptions(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+# ---- found by blind batch 4 --------------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (SET, "The materials that would not have been available are:\n\nA, C\n\n(Paper reached India late; synthetic "
+          "pigments are 19th-century.)", MATERIALS, S("AC")),
+    (LETTER, "After comparing the glazes, the one from a different period is:\n\nD\n\nIt is a porcelain jar; the others "
+             "are bronze.", None, "D"),
+    (GROUP, "The three from the same period are:\n\nA, B, E\n\nC and D are later.", None, S("ABE")),
+])
+def test_an_answer_line_under_a_line_ending_in_a_colon(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+# ---- found by blind batch 5 --------------------------------------------------------------------------------
+@pytest.mark.parametrize("asks,expected", [("unavailable", S()), ("available", S("ABCD")), (None, None)])
+def test_all_options_said_available(asks, expected):
+    reply = "All of these materials would have been available when this artifact was made."
+    assert AnswerSpace("letter_set", n=4, asks=asks).parse(reply, MATERIALS) == expected
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (INDICES, "Either 3,1,2,0 or 3,2,1,0 — images 1 and 2 are very close in style.", None, None),
+    (INDICES, "3,2,1,0 — images 1 and 2 are close, but the glaze of 2 is earlier.", None, (3, 2, 1, 0)),
+    (YEAR, "I can't pin down the year: the phones and signs fit the late 2010s, but nothing separates 2017 from 2018.",
+     None, None),
+    (YEAR, '{"year": 2011, "confidence": 50}\n\nActually, the banner reads 2012. Corrected:\n\n{"year": 2012, "confidence": 80}',
+     None, 2012),
+    (LETTER, "The artifact in image **C** is the odd one out; the others are bronze coins.", None, "C"),
+    (LETTER, "The third artifact belongs to a different time period than the others because it is printed.", None, "C"),
+    (LETTER, "At first glance C stands out because of its colour, but the real outlier is A.", None, "A"),
+    (LETTER, "The most likely answer is B, though A is also possible.", None, "B"),   # rule I: a ranked pick
+    (EARLIER, '{"analysis": "Image 2 shows a tablet on the lectern.", "earlier_image": "Image 1", "later_image": "Image 2"}',
+     None, "1"),
+    (PERIOD, "清代仿明宣德款", None, "Qing"),
+    (PERIOD, "A Qing dynasty copy in the style of the Ming.", None, "Qing"),
+])
+def test_families_of_batch_5(space, reply, options, expected):
+    assert read(space, reply, options) == expected
