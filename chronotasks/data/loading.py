@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any
 
 import datasets
-from PIL import Image, ImageFile, UnidentifiedImageError
+import numpy as np
+from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from chronotasks.data.errors import DataError
 from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, local_data_root
@@ -305,20 +306,44 @@ def strict_decoding():
             ImageFile.LOAD_TRUNCATED_IMAGES = before
 
 
+def _upright(image: Image.Image) -> Image.Image:
+    """The image as it is meant to be seen: turned by its EXIF ``Orientation`` tag (2-8), as image
+    viewers and OpenCV's ``imread`` (Algorithm 1's ReadImage) do; unchanged (no copy) without one."""
+    if image.getexif().get(ExifTags.Base.Orientation, 1) in (2, 3, 4, 5, 6, 7, 8):
+        return ImageOps.exif_transpose(image)
+    return image
+
+
+def _eight_bit(image: Image.Image) -> Image.Image:
+    """A 16-bit (or 32-bit integer) grayscale image as 8-bit ``L`` by its high byte, as OpenCV and
+    libpng reduce a 16-bit PNG (PIL's own ``convert`` clips every value above 255 to white)."""
+    if image.mode in ("I;16", "I;16L", "I;16B", "I;16N"):
+        return Image.fromarray((np.asarray(image, dtype=np.uint16) >> 8).astype(np.uint8), "L")
+    if image.mode == "I":  # PIL opens some 16-bit grayscale PNGs as 32-bit "I" holding 0..65535
+        return Image.fromarray((np.clip(np.asarray(image), 0, 65535) >> 8).astype(np.uint8), "L")
+    return image
+
+
 def open_image(path: str, record_id: Any = "?", field: str = "images", mode: str = "RGB",
                draft: tuple[int, int] | None = None) -> Image.Image:
     """Open one image as ``mode`` (RGB); a missing, unreadable or truncated file is an error naming it.
 
+    The one decode path of every task (colour, grayscale variants, judges, retrieval): PIL only, so
+    it gives the same pixels whatever else the process has loaded (after ``import decord``,
+    OpenCV's own PNG decoder fails: libpng is handed another zlib). The pixels equal OpenCV's
+    ``imdecode(..., IMREAD_COLOR)`` for JPEG and PNG (tests/chronovision/test_decode_path.py):
+    EXIF orientation applied, alpha dropped, 16-bit reduced to its high byte.
     ``draft`` (w, h) lets a JPEG decode at the smallest 1/2^k scale still at least that size.
     """
     try:
         with strict_decoding(), Image.open(path) as image:
             if draft:
                 image.draft(mode, draft)
-            if image.mode == mode and not getattr(image, "is_animated", False):  # decode in place, no converted copy
-                image.load()
-                return image
-            return image.convert(mode)
+            image.load()
+            upright = _eight_bit(_upright(image))
+            if upright.mode == mode and not getattr(upright, "is_animated", False):  # decoded in place, no converted copy
+                return upright
+            return upright.convert(mode)
     except FileNotFoundError as err:
         raise DataError(f"record {record_id!r}, field {field!r}: image file {path} does not exist") from err
     except (UnidentifiedImageError, OSError, ValueError) as err:
