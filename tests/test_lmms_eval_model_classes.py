@@ -199,3 +199,50 @@ def test_openai_classes_send_each_documents_images_in_order_and_template_text(mo
     assert all(status == 200 for status in stub.statuses)
     assert_each_document_sent_once([(request_text(b), request_images(b)) for b in bodies], expected, "chat")
     assert_all_tasks_have_results(results)
+
+
+def png_shortcut_data(demo_root: Path, root: Path) -> Path:
+    """The demo ChronoVision data with every shortcut image stored as PNG (53 of the release's
+    1,200 shortcut records are PNG)."""
+    import shutil
+
+    from chronotasks.data.loading import read_jsonl, write_jsonl
+
+    shutil.copytree(demo_root / "chronovision", root / "chronovision")
+    folder = root / "chronovision"
+    records = read_jsonl(folder / "shortcut.jsonl")
+    for record in records:
+        for n, rel in enumerate(record["images"]):
+            png = str(Path(rel).with_suffix(".png"))
+            if not (folder / png).exists():
+                Image.open(folder / rel).save(folder / png)
+            record["images"][n] = png
+    write_jsonl(folder / "shortcut.jsonl", records)
+    return root
+
+
+@pytest.mark.slow
+def test_openai_class_reads_png_shortcut_images(demo_root, tmp_path, lmms_eval_runner):
+    """lmms-eval's openai class imports decord, after which OpenCV cannot decode PNG: the shortcut
+    trials (grayscaled as Algorithm 1 says) must still reach the model, with no image failure."""
+    root = png_shortcut_data(demo_root, tmp_path / "data")
+    with OpenAIStub(responder=lambda body: '{"answer": "1"}') as stub:
+        results = lmms_eval_runner(
+            "--model", "openai", "--model_args", f"model=stub-vlm,base_url={stub.base_url},api_key=sk-test",
+            "--tasks", "chronovision_shortcut", *GEN, "--log_samples", data_root=root, output_path=tmp_path / "out",
+            extra_env={"HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1", "CHRONOVISION_GRAY_CACHE": str(tmp_path / "gray")})
+        bodies = list(stub.requests)
+    task = results["results"]["chronovision_shortcut"]
+    assert task["image_failure,none"] == 0.0 and task["parse_failure,none"] == 0.0
+    from chronotasks.data.loading import read_jsonl
+
+    records = read_jsonl(root / "chronovision" / "shortcut.jsonl")
+    assert len(bodies) == len(records)  # one request per trial
+    expected = {}
+    for record in records:
+        doc = {**record, "images": [str(root / "chronovision" / rel) for rel in record["images"]]}
+        expected[record["id"]] = record_images(doc)
+    for body in bodies:
+        images = request_images(body)
+        assert min(distance(images, want) for want in expected.values() if len(want) == len(images)) < SAME_IMAGE
+    assert any(r["gray"] != [False, False] for r in records)  # grayscale trials were among them
