@@ -402,12 +402,43 @@ def image_problem(path: str, record_id: Any = "?", field: str = "images") -> str
     return problem and f"record {record_id!r}, field {field!r}: {problem}"
 
 
+# a format's first bytes -> the bytes a complete file of it ends with
+_COMPLETE_FILES = {b"\xff\xd8\xff": b"\xff\xd9",                               # JPEG: SOI ... EOI marker
+                   b"\x89PNG\r\n\x1a\n": b"\x00\x00\x00\x00IEND\xaeB`\x82"}   # PNG: signature ... IEND chunk
+
+
+def header_problem(path: str) -> str | None:
+    """``decode_problem`` at the cost of reading a file's first and last bytes: a JPEG or PNG that
+    starts with its format's signature and ends as a complete file of it does (JPEG's end-of-image
+    marker, PNG's IEND chunk) is taken as readable, so a missing, empty, foreign or truncated file
+    is found without decoding (about 15 µs instead of milliseconds). Any other file (other formats,
+    a JPEG with bytes after its end marker) is decoded to decide. Damage inside a complete file is
+    left to the decode the model does, and to ``chronotasks check-data``, which decodes every pixel."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(8)
+            for signature, ending in _COMPLETE_FILES.items():
+                if head.startswith(signature):
+                    handle.seek(0, os.SEEK_END)
+                    if handle.tell() > len(signature) + len(ending):
+                        handle.seek(-len(ending), os.SEEK_END)
+                        if handle.read(len(ending)) == ending:
+                            return None
+    except FileNotFoundError:
+        return f"image file {path} does not exist"
+    except OSError:
+        pass  # a folder, a device, no permission: the decode says what
+    return decode_problem(path)
+
+
 def image_failure(doc: dict[str, Any]) -> str | None:
-    """Why an image of ``doc`` could not be used, or None. Images the model already opened in this
-    process are not opened again; others (a baseline never opens them) are checked now."""
+    """Why an image of ``doc`` could not be used, or None. An image the model already opened in
+    this process is judged by that decode; others (a baseline never opens them) by their header and
+    ending (``header_problem``): ``chronotasks check-data`` decodes every pixel before a run."""
     for path in doc.get("images") or []:
         if path not in _image_status:
-            _image_status[path] = image_problem(path, doc.get("id", "?"))
+            problem = header_problem(path)
+            _image_status[path] = problem and f"record {doc.get('id', '?')!r}, field 'images': {problem}"
         if _image_status[path]:
             return _image_status[path]
     return None
