@@ -4,7 +4,9 @@ Reads the per-sample logs lmms-eval writes with ``--log_samples`` (``*_samples_<
 under RUN_DIR, searched recursively) and prints, per task, how many replies were read, how many
 gave no readable answer (the task's ``parse_failure``; ``empty_answer`` for free-text MuseBench
 VQA; for TempViz, ``parse_failure`` of each sample's judge ``verdict``), how many the LLM
-extractor read when it was on, and the most common unreadable replies (for TempViz, the judge's).
+extractor read when it was on, how many judgements failed (TempViz: the judge could not be asked,
+e.g. an API answering HTTP 500; such a sample has no reply to read, so it is not among the
+unreadable), and the most common unreadable replies (for TempViz, the judge's).
 The same rows are written as CSV (``--csv``, default RUN_DIR/parse_audit.csv) with one line per
 task and one per frequent unreadable reply.
 
@@ -37,6 +39,7 @@ class TaskAudit:
     samples: int = 0
     scored: int = 0  # samples with a failure flag
     failures: int = 0
+    judge_failures: int = 0  # TempViz: judgements that failed (no verdict at all)
     extractor: Counter = field(default_factory=Counter)
     unread: Counter = field(default_factory=Counter)
 
@@ -99,6 +102,9 @@ def audit(run_dir: Path) -> dict[str, TaskAudit]:
             entry.samples += 1
             if "extractor" in sample:
                 entry.extractor[str(sample["extractor"])] += 1
+            verdict = _verdict(sample)
+            if verdict is not None and verdict.get("judge_failure"):
+                entry.judge_failures += 1
             failed = _failure(sample)
             if failed is None:
                 continue
@@ -114,11 +120,11 @@ def _shorten(text: str, width: int) -> str:
 
 
 def report(tasks: dict[str, TaskAudit], top: int, width: int) -> str:
-    lines = ["| task | samples | unreadable | rate | read by LLM extractor |", "|---|---:|---:|---:|---:|"]
+    lines = ["| task | samples | unreadable | rate | read by LLM extractor | judge failed |", "|---|---:|---:|---:|---:|---:|"]
     for name, t in sorted(tasks.items()):
         rate = "n/a" if t.failure_rate is None else f"{100 * t.failure_rate:.1f}%"
         llm = str(t.extractor.get("llm", 0)) if t.extractor else "off"
-        lines.append(f"| {name} | {t.samples} | {t.failures} | {rate} | {llm} |")
+        lines.append(f"| {name} | {t.samples} | {t.failures} | {rate} | {llm} | {t.judge_failures} |")
     for name, t in sorted(tasks.items()):
         if not t.unread:
             continue
@@ -133,13 +139,13 @@ def write_csv(tasks: dict[str, TaskAudit], path: Path, top: int) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["task", "row", "samples", "unreadable", "rate", "llm_extracted", "count", "reply"])
+        writer.writerow(["task", "row", "samples", "unreadable", "rate", "llm_extracted", "judge_failures", "count", "reply"])
         for name, t in sorted(tasks.items()):
             rate = "" if t.failure_rate is None else f"{t.failure_rate:.4f}"
             llm = t.extractor.get("llm", 0) if t.extractor else ""
-            writer.writerow([name, "task", t.samples, t.failures, rate, llm, "", ""])
+            writer.writerow([name, "task", t.samples, t.failures, rate, llm, t.judge_failures, "", ""])
             for reply, count in t.unread.most_common(top):
-                writer.writerow([name, "unreadable_reply", "", "", "", "", count, reply])
+                writer.writerow([name, "unreadable_reply", "", "", "", "", "", count, reply])
     tmp.replace(path)
 
 

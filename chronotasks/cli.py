@@ -12,6 +12,7 @@
     chronotasks build <what> ...               build derived data (e.g. QA sets)
     chronotasks new-benchmark NAME             skeleton of a new benchmark in its four places
     chronotasks audit RUN_DIR                  parse-failure rates and unreadable replies of a --log_samples run
+    chronotasks check RUN_DIR [TASKS]          exit 1 naming each task of a run without results or failed (judge, images, replies)
 
 Benchmark-specific commands live in their own modules, each with
 ``add_arguments(parser)`` and ``run(args) -> int``; this file only routes.
@@ -40,7 +41,7 @@ SUBCOMMANDS: dict[str, dict[str, str]] = {
     "build": {"musebench-qa": "chronotasks.benchmarks.musebench.build_qa"},
 }
 # command -> "module" for commands without a target; the module defines add_arguments and run.
-COMMANDS: dict[str, str] = {"audit": "chronotasks.audit"}
+COMMANDS: dict[str, str] = {"audit": "chronotasks.audit", "check": "chronotasks.check"}
 
 
 def _cmd_tasks_path(args: argparse.Namespace) -> int:

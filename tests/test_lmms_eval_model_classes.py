@@ -17,7 +17,6 @@ task must end with results. The tiny model's replies are random tokens: the scor
 from __future__ import annotations
 
 import base64
-import importlib.util
 import io
 import json
 import os
@@ -38,11 +37,6 @@ LIMIT = 2
 SAME_IMAGE = 0.03  # mean absolute difference (0..1) of 16x16 thumbnails under which two images are the same
 GEN = ("--gen_kwargs", "max_new_tokens=8")
 REPO_ROOT = Path(__file__).resolve().parents[1]
-
-_spec = importlib.util.spec_from_file_location("check_results", REPO_ROOT / "examples" / "check_results.py")
-check_results = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_results)
-
 
 @dataclass
 class Expected:
@@ -116,8 +110,13 @@ def assert_each_document_sent_once(calls: list[tuple[str, list[Image.Image]]], e
     assert sorted(matched) == sorted(expected), "documents sent not exactly once each"
 
 
-def assert_all_tasks_have_results(results: dict) -> None:
-    assert check_results.problems(results, VLM_TASKS.split(",")) == []
+def assert_all_tasks_have_results(out: Path) -> None:
+    """`chronotasks check` finds results for every task; the tiny random model's replies are mostly
+    unreadable, so the failed-task rule is off here (--max-failure 1)."""
+    from chronotasks.check import check
+
+    problems, checked = check(out, VLM_TASKS.split(","), threshold=1.0)
+    assert problems == [] and len(checked) >= 16
 
 
 # -- lmms-eval's Qwen2.5-VL class ------------------------------------------------------------
@@ -162,10 +161,11 @@ def test_qwen2_5_vl_class_gets_each_documents_images_in_order_and_template_text(
     if mode == "simple":
         args.append("--force_simple")
     results, calls = run_recorded(args, demo_root, tmp_path)
+    out = tmp_path / "out"
     backend = results["config"]["model_backend"]
     assert backend.endswith(f"({mode})") and "qwen2_5_vl" in backend.lower()
     assert_each_document_sent_once(calls, expected, mode)
-    assert_all_tasks_have_results(results)
+    assert_all_tasks_have_results(out)
 
 
 # -- lmms-eval's OpenAI-compatible classes -----------------------------------------------------
@@ -198,7 +198,7 @@ def test_openai_classes_send_each_documents_images_in_order_and_template_text(mo
         bodies = list(stub.requests)
     assert all(status == 200 for status in stub.statuses)
     assert_each_document_sent_once([(request_text(b), request_images(b)) for b in bodies], expected, "chat")
-    assert_all_tasks_have_results(results)
+    assert_all_tasks_have_results(tmp_path / "out")
 
 
 def png_shortcut_data(demo_root: Path, root: Path) -> Path:

@@ -45,6 +45,7 @@ import numpy as np
 from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from chronotasks.data.errors import DataError
+from chronotasks.failures import mark_failures
 from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, local_data_root
 
 logger = logging.getLogger("chronotasks")
@@ -447,15 +448,17 @@ def image_failure(doc: dict[str, Any]) -> str | None:
 def scores_image_failures(process_results: Callable) -> Callable:
     """Decorate a task's ``process_results``: a sample with an image that could not be opened is
     scored as an empty reply (wrong; the model answered a placeholder), not counted as a parse
-    failure, and counted in ``image_failure`` (listed in each task's metric_list)."""
+    failure, and counted in ``image_failure`` (listed in each task's metric_list). Every score of a
+    sample that failed (image or reply) is marked as such (``chronotasks.failures.mark_failures``),
+    so a task's aggregations can tell a failed task from one that scored 0."""
 
     @functools.wraps(process_results)
     def wrapped(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
         if image_failure(doc) is None:
-            return {**process_results(doc, results), "image_failure": 0.0}
+            return mark_failures({**process_results(doc, results), "image_failure": 0.0})
         scored = process_results(doc, [""] * max(1, len(results)))
         if "parse_failure" in scored:
             scored["parse_failure"] = 0.0
-        return {**scored, "image_failure": 1.0}
+        return mark_failures({**scored, "image_failure": 1.0})
 
     return wrapped

@@ -258,9 +258,9 @@ def _judge_all(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         record_dirs.setdefault(category, config.cache_dir)
         failed = [items[n]["id"] for n in members if verdicts[n]["judge_failure"]]
         if failed:
-            log.warning("tempviz_%s: %d of %d judgements failed (%s judge; first: %s: %s); counted in judge_failure, "
-                        "not cached: a rerun asks again", category.lower(), len(failed), len(members), config.judge, failed[0],
-                        next(verdicts[n]["error"] for n in members if verdicts[n]["judge_failure"]))
+            log.warning("tempviz_%s: %d of %d judgements failed (%s judge; last: %s: %s); counted in judge_failure, "
+                        "not cached: a rerun asks again", category.lower(), len(failed), len(members), config.judge, failed[-1],
+                        [verdicts[n]["error"] for n in members if verdicts[n]["judge_failure"]][-1])
     for category in dict.fromkeys(item["category"] for item in items):
         members = [n for n, item in enumerate(items) if item["category"] == category]
         first = items[members[0]]["judge"]

@@ -13,6 +13,7 @@ from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAML n
     make_circular_process_results,
     position_bias_agg,
 )
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 
 period_docs = make_circular_process_docs(base.period_docs)
 period_process_results = make_circular_process_results(

@@ -14,6 +14,7 @@ from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAMLs 
     make_circular_process_results,
     position_bias_agg,
 )
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 
 PER_IMAGE = ("images", "periods", "period_ranks", "object_types", "main_materials")
 style_period_docs = make_circular_process_docs(base.style_period_docs, ("options",))
