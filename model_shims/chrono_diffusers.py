@@ -11,8 +11,11 @@ one image and the reply is lmms-eval's generation convention, a JSON string
 - Loading: ``AutoPipelineForText2Image.from_pretrained`` (SD1.5, SDXL, SDXL-Turbo,
   SD3.5, FLUX), falling back to ``DiffusionPipeline.from_pretrained``.
 - Seeding: each image has its own ``torch.Generator`` seeded from
-  sha256(seed, prompt), so an image does not depend on batch composition,
-  request order or rank.
+  sha256(seed, prompt), so its noise does not depend on request order or rank.
+- Batches: fixed by the prompts, not by rank or cache (``generate_images``): the
+  sorted unique prompts of all processes cut into ``batch_size`` runs, so an
+  image has the same batch mates in one process, in N, and in a rerun (a
+  batched pipeline's pixels can depend on them: one grey level on CPU).
 - Cache: the image path is a hash of (model, prompt, seed, settings) under
   ``output_dir``; a finished image is reused. Images are written to a temporary
   file then ``os.replace``d, so a crash never leaves a partial file under the
@@ -20,8 +23,10 @@ one image and the reply is lmms-eval's generation convention, a JSON string
   ``output_dir/generation_log.jsonl``.
 - Distributed: lmms-eval gives each rank its own shard of the requests
   (``rank``/``world_size``/``device`` come from the Accelerator, as in other
-  lmms-eval models: ``launcher.LauncherModel``); each rank generates only its
-  shard into the shared cache, under names unique to the writer then renamed.
+  lmms-eval models: ``launcher.LauncherModel``). The ranks exchange their
+  prompts, each generates every world_size-th batch into the shared cache
+  (``output_dir``, one folder all processes see), under names unique to the
+  writer then renamed, and waits for the others before replying.
 """
 
 from __future__ import annotations
@@ -163,25 +168,49 @@ class DiffusersT2I(LauncherModel):
             return self.pipe(prompt=prompts, **kwargs).images
 
     def generate_images(self, prompts: list[str]) -> list[Path]:
-        """Paths of one image per prompt, generating (in batches) only those not cached."""
+        """Paths of one image per prompt. Batches are fixed by the prompts, not by rank or cache:
+        the unique prompts of every process, sorted, cut into ``batch_size`` runs; batch k is made by
+        process k mod world_size, whole whenever one of its images is missing (a batched pipeline's
+        pixels can depend on an image's batch mates and position), and only missing images are
+        written. So one process, N processes and a rerun after a crash give the same bytes."""
         paths = [self.image_path(p) for p in prompts]
-        todo: dict[Path, str] = {}
-        for prompt, path in zip(prompts, paths):
-            if path.is_file():
-                self.cached += 1
-            else:
-                todo.setdefault(path, prompt)
-        items = list(todo.items())
-        bar = tqdm(total=len(items), desc=f"chrono_diffusers rank {self.rank}", disable=not items)
-        for start in range(0, len(items), self.batch_size_per_device):
-            chunk = items[start : start + self.batch_size_per_device]
-            images = self._generate_batch([prompt for _, prompt in chunk])
-            for (path, prompt), image in zip(chunk, images):
-                self._save(image, path, prompt)
-                self.generated += 1
-            bar.update(len(chunk))
+        mine = dict.fromkeys(prompts)
+        self.cached += sum(path.is_file() for path in dict.fromkeys(paths))
+        everyone = sorted(set().union(*self._gather(sorted(mine))))
+        size = self.batch_size_per_device
+        batches = [everyone[start : start + size] for start in range(0, len(everyone), size)][self.rank :: self.world_size]
+        todo = [batch for batch in batches if not all(self.image_path(p).is_file() for p in batch)]
+        bar = tqdm(total=sum(len(b) for b in todo), desc=f"chrono_diffusers rank {self.rank}", disable=not todo)
+        for batch in todo:
+            for prompt, image in zip(batch, self._generate_batch(batch)):
+                path = self.image_path(prompt)
+                if not path.is_file():
+                    self._save(image, path, prompt)
+                    self.generated += 1
+            bar.update(len(batch))
         bar.close()
+        self._wait_for_everyone()
+        lost = [str(path) for path in paths if not path.is_file()]
+        if lost:
+            raise RuntimeError(f"chrono_diffusers rank {self.rank}: {len(lost)} image(s) another process was to write are not in "
+                               f"{self.image_dir} (e.g. {lost[0]}); output_dir must be one folder all processes share")
         return paths
+
+    def _gather(self, values: list[str]) -> list[list[str]]:
+        """``values`` of every process (this one's alone when one process runs)."""
+        if self.world_size == 1:
+            return [values]
+        import torch.distributed as dist
+
+        gathered: list[list[str] | None] = [None] * self.world_size
+        dist.all_gather_object(gathered, values)
+        return [list(part or []) for part in gathered]
+
+    def _wait_for_everyone(self) -> None:
+        if self.world_size > 1:
+            import torch.distributed as dist
+
+            dist.barrier()
 
     def _log_counts(self, n_requests: int) -> None:
         record = {
