@@ -40,6 +40,8 @@ from typing import Any
 from lmms_eval.api.instance import Instance
 from tqdm import tqdm
 
+from chronotasks.data.errors import SettingsError
+from chronotasks.data.settings import file_problem, folder_problem, looks_like_path, model_problem
 from chronotasks.model_shims.launcher import LauncherModel, write_atomically
 
 _SETTING_KEYS = ("num_inference_steps", "guidance_scale", "height", "width", "dtype")
@@ -57,6 +59,24 @@ def prompt_seed(seed: int, prompt: str) -> int:
 def image_key(model: str, prompt: str, seed: int, settings: dict[str, Any]) -> str:
     """Cache key of one image: (model, prompt, seed, settings)."""
     return _hash(model, prompt, int(seed), {k: settings.get(k) for k in _SETTING_KEYS})
+
+
+def settings_problem(pretrained: str, output_dir: str, judge: dict[str, Any]) -> str | None:
+    """The first setting the backend cannot run with, checked when it starts: the pipeline and
+    judge models (a path that does not exist; with HF_HUB_OFFLINE, a hub id not in the cache; an
+    API judge's model, named with judge_base_url, is the server's business), the folders it
+    writes, a few-shot file. The judge's own checks (``check_settings`` of the TempViz judges) run
+    again before judging, with the task's settings merged in."""
+    checks = [lambda: model_problem("pretrained", pretrained), lambda: folder_problem("output_dir", output_dir)]
+    for key, value in judge.items():
+        value = str(value)
+        if key in ("judge_model", "judge_text_model") and (looks_like_path(value) or "judge_base_url" not in judge):
+            checks.append(lambda key=key, value=value: model_problem(key, value))
+        elif key.endswith("_dir"):
+            checks.append(lambda key=key, value=value: folder_problem(key, value))
+        elif key.endswith("_file"):
+            checks.append(lambda key=key, value=value: file_problem(key, value))
+    return next((problem for check in checks if (problem := check())), None)
 
 
 def _none_or(value: Any, cast):
@@ -87,6 +107,9 @@ class DiffusersT2I(LauncherModel):
         unknown = sorted(k for k in kwargs if k not in self.judge_config and k not in ("max_batch_size",))
         if unknown:
             raise TypeError(f"chrono_diffusers got unknown model_args: {unknown}")
+        problem = settings_problem(str(pretrained), output_dir, self.judge_config)
+        if problem:
+            raise SettingsError(f"chrono_diffusers: {problem}")
         super().__init__(device=device)
         import torch
 

@@ -3,3 +3,13 @@
 
 class DataError(RuntimeError):
     """Bad or missing task data; the message names the file, record and field."""
+
+
+class SettingsError(SystemExit):
+    """A setting a backend cannot run with (a judge model that is not there, a cache folder that
+    cannot be written), found when it starts: one line on stderr and exit status 1, before anything
+    is generated. A ``SystemExit``, because lmms-eval turns any ``Exception`` into a logged
+    traceback and exit status 0."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"chronotasks: error: {message}")
