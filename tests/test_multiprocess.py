@@ -9,7 +9,11 @@ Logged samples (every reply, every per-sample metric) must be identical. Aggrega
 equal up to the order of a float sum: lmms-eval hands an aggregation the gathered per-sample values
 in rank order (0, 2, 4, ... then 1, 3, ...) rather than document order, which can move the last
 bits of a mean (a mean Kendall tau of 5.6e-17 against 6.7e-17 where the exact value is 0); so
-floats are compared to 1e-12, everything else exactly.
+floats are compared to 1e-12, everything else exactly. BERTScore figures (MuseBench VQA's
+``bertscore`` and ``score``) are equal to float32 precision only, between any two processes:
+bert-score batches sentences in the order of a Python set, which follows each process's hash seed
+(chronotasks/tasks/musebench/README.md; tests/musebench/test_bertscore_reproducibility.py measures
+it and holds 1e-7 relative for a mean).
 """
 
 from __future__ import annotations
@@ -51,13 +55,17 @@ def without_verdicts(samples: dict) -> dict:
     return out
 
 
+BERTSCORE_MEAN_REL = 1e-7  # float32 batches in a hash-seed order (see the module docstring)
+
+
 def assert_same_scores(one: dict, two: dict) -> None:
     assert one.keys() == two.keys()
     for task in one:
         assert one[task].keys() == two[task].keys(), task
         for key, value in one[task].items():
             if isinstance(value, float):
-                assert two[task][key] == pytest.approx(value, rel=1e-12, abs=1e-12, nan_ok=True), (task, key)
+                rel = BERTSCORE_MEAN_REL if task.startswith("musebench_vqa") and key.startswith(("bertscore", "score")) else 1e-12
+                assert two[task][key] == pytest.approx(value, rel=rel, abs=1e-12, nan_ok=True), (task, key)
             else:
                 assert two[task][key] == value, (task, key)
 
