@@ -67,5 +67,5 @@ def test_packaging_venvs_take_nothing_from_the_base_python(tmp_path):
     base = Path(seen["base_prefix"]).resolve()
     for module, file in nested["files"].items():      # every module from the user's venv, none from the base Python
         assert Path(file).is_relative_to(user_site), (module, file)
-    base_sites = [p for p in nested["path"] if Path(p).resolve().is_relative_to(base) and "site-packages" in p]
+    base_sites = [p for p in nested["path"] if Path(p).resolve().is_relative_to(base) and Path(p).name in ("site-packages", "dist-packages")]
     assert base_sites == [], base_sites
