@@ -191,7 +191,7 @@ def request_text(body: dict) -> str:
 @pytest.mark.parametrize("model", ["openai", "async_openai"])
 def test_openai_classes_send_each_documents_images_in_order_and_template_text(model, expected, demo_root, tmp_path, lmms_eval_runner):
     with OpenAIStub(responder=lambda body: "A") as stub:
-        results = lmms_eval_runner(
+        lmms_eval_runner(
             "--model", model, "--model_args", f"model=stub-vlm,base_url={stub.base_url},api_key=sk-test",
             "--tasks", VLM_TASKS, "--limit", str(LIMIT), *GEN, data_root=demo_root, output_path=tmp_path / "out",
             extra_env={"CHRONOTASKS_BERTSCORE_MODEL": gt.get_model_path(), "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1"})

@@ -45,8 +45,8 @@ import numpy as np
 from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from chronotasks.data.errors import DataError
-from chronotasks.failures import mark_failures
 from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, local_data_root
+from chronotasks.failures import mark_failures
 
 logger = logging.getLogger("chronotasks")
 

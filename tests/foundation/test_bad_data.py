@@ -2,9 +2,9 @@
 error from deep inside; a missing or truncated image is a scored, counted failure, never a crash;
 `chronotasks check-data` finds all of it before a run."""
 
+import io
 import json
 import re
-import io
 import shutil
 
 import numpy as np

@@ -64,10 +64,10 @@ def test_hf_chat_patch_test_fails_on_released_lmms_eval_and_passes_with_the_fix(
     run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(checkout), HF_TEST]
 
     subprocess.run(["git", "apply", "--include=test/*", str(HF_PATCH)], cwd=checkout, check=True, capture_output=True, text=True)
-    before = subprocess.run(run, cwd=checkout, env=env, capture_output=True, text=True, timeout=900)
+    before = subprocess.run(run, cwd=checkout, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert "2 failed" in before.stdout, before.stdout[-3000:]
     assert "has no attribute 'generate'" in before.stdout or "Qwen2_5_VLModel" in before.stdout, before.stdout[-3000:]
 
     subprocess.run(["git", "apply", "--include=lmms_eval/*", str(HF_PATCH)], cwd=checkout, check=True, capture_output=True, text=True)
-    after = subprocess.run(run, cwd=checkout, env=env, capture_output=True, text=True, timeout=900)
+    after = subprocess.run(run, cwd=checkout, env=env, capture_output=True, text=True, timeout=900, check=False)
     assert after.returncode == 0 and "2 passed" in after.stdout, after.stdout[-3000:] + after.stderr[-3000:]

@@ -15,11 +15,11 @@ from chronotasks.benchmarks.chronovision.grayscale import trial_image
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, benchmark_dir, doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
+from chronotasks.failures import mean_unless_failed, unless_failed  # noqa: F401  (mean_unless_failed: the YAMLs' aggregation of scores)
 from chronotasks.scoring import extract_json, kendall_tau, mean, within_k
 from chronotasks.scoring.composite import news_score, shortcut_score
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
 from chronotasks.prompts import render
-from chronotasks.failures import mean_unless_failed, unless_failed  # noqa: F401  (mean_unless_failed: the YAMLs' aggregation of scores)
 
 B = BENCHMARK
 loc_docs = make_process_docs(B, "artifacts_loc.jsonl", ("id", "images", "options", "answer", "dynasty", "category"))

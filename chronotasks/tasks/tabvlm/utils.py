@@ -7,10 +7,10 @@ from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERI
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 from chronotasks.scoring import exact_match, exact_set_match, jaccard, kendall_tau, multilabel_f1
 from chronotasks.scoring.ordering import has_ties, rank_consistent_match
 from chronotasks.prompts import render
-from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 
 _REQUIRED = ("id", "question_type", "question", "images", "options", "answer", "answer_space", "period_ranks")
 _docs = {t.task: make_process_docs("tabvlm", t.file, required=_REQUIRED) for t in BY_TASK.values()}

@@ -2,6 +2,7 @@
 rotation of each artifact's five dynasty options (chronotasks/tasks/variants.py)."""
 
 from chronotasks.data.circular import make_circular_process_docs
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 from chronotasks.tasks.chronovision import utils as base
 from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAML names)
     choice_from_options,
@@ -14,7 +15,6 @@ from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAML n
     make_circular_process_results,
     position_bias_agg,
 )
-from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 
 loc_docs = make_circular_process_docs(base.loc_docs)
 loc_process_results = make_circular_process_results(

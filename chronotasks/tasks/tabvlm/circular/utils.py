@@ -4,6 +4,7 @@ Period): the base tasks' hooks (../utils.py) around every rotation of each quest
 option, and so do its period and catalog metadata."""
 
 from chronotasks.data.circular import make_circular_process_docs
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 from chronotasks.tasks.tabvlm import utils as base
 from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAMLs name)
     choice_rate_A,
@@ -14,7 +15,6 @@ from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAMLs 
     make_circular_process_results,
     position_bias_agg,
 )
-from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 
 PER_IMAGE = ("images", "periods", "period_ranks", "object_types", "main_materials")
 style_period_docs = make_circular_process_docs(base.style_period_docs, ("options",))
