@@ -174,17 +174,21 @@ def check(run_dir: Path, requested: list[str] | None, threshold: float) -> tuple
 def run(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     if not run_dir.is_dir():
-        print(f"chronotasks check: {run_dir} is not a folder (give the run's --output_path)", file=sys.stderr)
-        return 2
-    threshold = max_failure_rate() if args.max_failure is None else args.max_failure
+        print(f"chronotasks check: error: {run_dir} is not a folder (give the run's --output_path)", file=sys.stderr)
+        return 1
+    try:
+        threshold = max_failure_rate() if args.max_failure is None else args.max_failure
+    except ValueError as err:   # a $CHRONOTASKS_MAX_FAILURE that is not a share
+        print(f"chronotasks check: error: {err}", file=sys.stderr)
+        return 1
     if not 0.0 <= threshold <= 1.0 or math.isnan(threshold):
-        print(f"chronotasks check: --max-failure {args.max_failure}: expected a share between 0 and 1", file=sys.stderr)
-        return 2
+        print(f"chronotasks check: error: --max-failure {args.max_failure}: expected a share between 0 and 1", file=sys.stderr)
+        return 1
     requested = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
     try:
         problems, checked = check(run_dir, requested, threshold)
     except ValueError as err:  # a results file that is not JSON
-        print(f"chronotasks check: {err}", file=sys.stderr)
+        print(f"chronotasks check: error: {err}", file=sys.stderr)
         return 1
     if problems:
         print(f"FAILED: {len(problems)} problem(s) in {run_dir}:\n  " + "\n  ".join(p.line() for p in problems), file=sys.stderr)

@@ -79,6 +79,18 @@ tenacity.RetryError: RetryError[<Future at 0x7fa87a9adf10 state=finished raised 
                                  "prepare it with `chronotasks prepare tabvlm`")
 
 
+def test_check_refuses_what_it_cannot_read_in_one_line(tmp_path, monkeypatch, capsys):
+    assert check(str(tmp_path / "nowhere"), capsys=capsys) == (1, f"chronotasks check: error: {tmp_path / 'nowhere'} is not a folder "
+                                                                 "(give the run's --output_path)\n")
+    assert check(str(tmp_path), "--max-failure", "2", capsys=capsys)[0] == 1
+    monkeypatch.setenv(MAX_FAILURE_ENV, "half")
+    status, text = check(str(tmp_path), capsys=capsys)
+    assert status == 1 and text.startswith("chronotasks check: error: $CHRONOTASKS_MAX_FAILURE='half'") and text.count("\n") == 1
+    monkeypatch.delenv(MAX_FAILURE_ENV)
+    status, text = check(str(tmp_path), capsys=capsys)    # an empty folder: no results
+    assert status == 1 and "no lmms-eval results" in text
+
+
 # -- real runs ---------------------------------------------------------------------------------------
 def lmms_eval_logged(out: Path, *args: str, data_root: Path, env: dict | None = None) -> subprocess.CompletedProcess:
     """lmms-eval as the quickstart runs it: its output kept in OUT/lmms_eval.log."""
