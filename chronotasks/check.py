@@ -126,7 +126,8 @@ def newest_runs(run_dir: Path) -> list[reporting.RunResults]:
 
 
 def _leaves(name: str, group_subtasks: dict[str, list[str]]) -> list[str]:
-    if name not in group_subtasks:
+    """The tasks under a task or group name (lmms-eval lists a task run on its own with no subtasks)."""
+    if not group_subtasks.get(name):
         return [name]
     return [leaf for sub in group_subtasks[name] for leaf in _leaves(sub, group_subtasks)]
 

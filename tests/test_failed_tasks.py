@@ -133,6 +133,20 @@ def test_replies_all_unreadable_make_the_tasks_and_group_nan_and_check_fails(dem
     assert check(str(out), "chrono_demo", "--max-failure", "1", capsys=capsys)[0] == 0   # the rule off
 
 
+def test_a_task_run_on_its_own_is_checked_too():
+    """lmms-eval lists a task given alone in --tasks under group_subtasks with no subtasks."""
+    from chronotasks.check import task_problems
+    from chronotasks.reporting import RunResults
+
+    results = {"results": {"musebench_vqa": {"alias": "musebench_vqa", "bertscore,none": 0.5, "image_failure,none": 0.75}},
+               "group_subtasks": {"musebench_vqa": []}, "n-samples": {"musebench_vqa": {"original": 4, "effective": 4}}}
+    from chronotasks.check import _leaves
+
+    assert _leaves("musebench_vqa", results["group_subtasks"]) == ["musebench_vqa"]
+    (problem,) = task_problems(RunResults(Path("x_results.json"), results), ["musebench_vqa"], 0.5, [])
+    assert problem.line() == "musebench_vqa: image_failure 0.75 > 0.50: a failed task, its figures are NaN"
+
+
 @pytest.mark.slow
 def test_a_healthy_run_passes_and_missing_tasks_are_named(chronovision_random_run, capsys):
     out, results = chronovision_random_run

@@ -48,6 +48,9 @@ for name in json.loads(sys.argv[2]):
     path = f"{folder}/{name}"
     colour, gray = trial_images([path, path], [False, True], __import__("pathlib").Path(folder) / "cache")
     cached = gray_image(path, __import__("pathlib").Path(folder) / "cache")   # the second read comes from the PNG cache
+    from chronotasks.benchmarks.chronovision.grayscale import _read_cached, gray_cache_path
+    if _read_cached(gray_cache_path(path, __import__("pathlib").Path(folder) / "cache")) is None:
+        failures.append(f"{name}: its grayscale cache entry cannot be read back (it would be made again every time)")
     for what, got in (("colour", colour), ("open_image", open_image(path)), ("gray", gray), ("gray cached", cached)):
         expected = np.load(f"{path}.{'colour' if what in ('colour', 'open_image') else 'gray'}.npy")
         if got.mode != "RGB" or not np.array_equal(np.asarray(got), expected):
