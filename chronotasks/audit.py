@@ -4,10 +4,11 @@ Reads the per-sample logs lmms-eval writes with ``--log_samples`` (``*_samples_<
 under RUN_DIR, searched recursively) and prints, per task, the share of replies whose answer was
 decided by the rules (``AnswerSpace.parse``), by the LLM extractor (when it was on: each sample
 logs ``extractor``), and abstained (no answer: the task's ``parse_failure``; ``empty_answer`` for
-free-text MuseBench VQA; for TempViz, ``parse_failure`` of each sample's judge ``verdict``), and
-the most common unreadable replies (for TempViz, the judge's). The same rows are written as CSV
-(``--csv``, default RUN_DIR/parse_audit.csv) with one line per task and one per frequent
-unreadable reply.
+free-text MuseBench VQA; for TempViz, ``parse_failure`` of each sample's judge ``verdict``), how
+many judgements failed (TempViz: the judge could not be asked, e.g. an API answering HTTP 500; such
+a sample has no reply to read, so it is among neither the decided nor the unreadable), and the most
+common unreadable replies (for TempViz, the judge's). The same rows are written as CSV (``--csv``,
+default RUN_DIR/parse_audit.csv) with one line per task and one per frequent unreadable reply.
 
 TempViz samples logged by a run on several processes carry no verdict (lmms-eval aggregates
 gathered copies); they are not counted (``<judge_cache_dir>/samples/tempviz_<category>.jsonl``
@@ -38,6 +39,7 @@ class TaskAudit:
     samples: int = 0
     scored: int = 0  # samples with a failure flag
     failures: int = 0
+    judge_failures: int = 0  # TempViz: judgements that failed (no verdict at all)
     extractor: Counter = field(default_factory=Counter)
     unread: Counter = field(default_factory=Counter)
 
@@ -110,6 +112,10 @@ def audit(run_dir: Path) -> dict[str, TaskAudit]:
             entry.samples += 1
             if "extractor" in sample:
                 entry.extractor[str(sample["extractor"])] += 1
+            verdict = _verdict(sample)
+            if verdict is not None and verdict.get("judge_failure"):
+                entry.judge_failures += 1   # no judge reply: neither decided nor unreadable
+                continue
             failed = _failure(sample)
             if failed is None:
                 continue
@@ -129,10 +135,12 @@ def _share(count: int, total: int) -> str:
 
 
 def report(tasks: dict[str, TaskAudit], top: int, width: int) -> str:
-    lines = ["| task | samples | decided by rules | by LLM extractor | abstained (unreadable) |", "|---|---:|---:|---:|---:|"]
+    lines = ["| task | samples | decided by rules | by LLM extractor | abstained (unreadable) | judge failed |",
+             "|---|---:|---:|---:|---:|---:|"]
     for name, t in sorted(tasks.items()):
         llm = _share(t.by_llm, t.scored) if t.extractor else "off"
-        lines.append(f"| {name} | {t.samples} | {_share(t.by_rules, t.scored)} | {llm} | {_share(t.failures, t.scored)} |")
+        lines.append(f"| {name} | {t.samples} | {_share(t.by_rules, t.scored)} | {llm} | {_share(t.failures, t.scored)} "
+                     f"| {t.judge_failures} |")
     for name, t in sorted(tasks.items()):
         if not t.unread:
             continue
@@ -147,11 +155,11 @@ def write_csv(tasks: dict[str, TaskAudit], path: Path, top: int) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["task", "row", "samples", "rules", "llm_extracted", "unreadable", "rate", "count", "reply"])
+        writer.writerow(["task", "row", "samples", "rules", "llm_extracted", "unreadable", "rate", "judge_failures", "count", "reply"])
         for name, t in sorted(tasks.items()):
             rate = "" if t.failure_rate is None else f"{t.failure_rate:.4f}"
             llm = t.by_llm if t.extractor else ""
-            writer.writerow([name, "task", t.samples, t.by_rules, llm, t.failures, rate, "", ""])
+            writer.writerow([name, "task", t.samples, t.by_rules, llm, t.failures, rate, t.judge_failures, "", ""])
             for reply, count in t.unread.most_common(top):
                 writer.writerow([name, "unreadable_reply", "", "", "", "", "", count, reply])
     tmp.replace(path)

@@ -51,6 +51,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check-data": ("chronotasks.check_data", "check that every record loads and every image decodes, before a long run"),
     "export": ("chronotasks.benchmarks.export", "write prepared task data as a Hugging Face dataset (to host it on the hub)"),
     "audit": ("chronotasks.audit", "how many replies of a --log_samples run no parser could read, and the common ones"),
+    "check": ("chronotasks.check", "exit 1 naming each task of a run without results or failed (judge, images, replies)"),
 }
 
 

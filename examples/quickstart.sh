@@ -2,8 +2,8 @@
 # Install chronotasks and run a real lmms-eval evaluation of the random baseline on the bundled
 # demo data of the VLM benchmarks (TAB-VLM, also under its release protocol, ChronoVision, MuseBench VQA).
 # Usage: bash examples/quickstart.sh [TASKS] [MODEL]
-# Exits non-zero when any task of the run has no results (lmms-eval itself exits 0 after an
-# evaluation error; examples/check_results.py reads what it wrote).
+# Exits non-zero when any task of the run has no results or failed (lmms-eval itself exits 0 after an
+# evaluation error; `chronotasks check` reads what it wrote and the real error from its log).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TASKS="${1:-chrono_demo,tabvlm_chrono,tabvlm_chrono_release,chronovision,musebench_vqa}"
@@ -23,11 +23,13 @@ fi
 chronotasks demo-data --out "$CHRONOTASKS_DATA" --force   # the quickstart's own folder: always demo data
 
 RUN="outputs/quickstart/$(date +%Y%m%d_%H%M%S)"
-# One lmms-eval run (through the python that pip installed into), then a check that it has results.
+# One lmms-eval run (through the python that pip installed into; its output kept in OUT/lmms_eval.log),
+# then `chronotasks check`: exit 1 naming each task without results or failed, with the cause.
 evaluate() {  # evaluate OUT TASKS MODEL [MODEL_ARGS]
+  mkdir -p "$1"
   python3 -m lmms_eval --model "$3" --model_args "${4:-}" --tasks "$2" \
-    --include_path "$(chronotasks tasks-path)" --output_path "$1" --log_samples
-  python3 examples/check_results.py "$1" "$2"
+    --include_path "$(chronotasks tasks-path)" --output_path "$1" --log_samples 2>&1 | tee "$1/lmms_eval.log"
+  chronotasks check "$1" "$2"
 }
 evaluate "$RUN/main" "$TASKS" "$MODEL"
 # The random baseline answers free-text questions with "", which BERTScore never sees: score a

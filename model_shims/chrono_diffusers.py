@@ -11,8 +11,11 @@ one image and the reply is lmms-eval's generation convention, a JSON string
 - Loading: ``AutoPipelineForText2Image.from_pretrained`` (SD1.5, SDXL, SDXL-Turbo,
   SD3.5, FLUX), falling back to ``DiffusionPipeline.from_pretrained``.
 - Seeding: each image has its own ``torch.Generator`` seeded from
-  sha256(seed, prompt), so an image does not depend on batch composition,
-  request order or rank.
+  sha256(seed, prompt), so its noise does not depend on request order or rank.
+- Batches: fixed by the prompts, not by rank or cache (``generate_images``): the
+  sorted unique prompts of all processes cut into ``batch_size`` runs, so an
+  image has the same batch mates in one process, in N, and in a rerun (a
+  batched pipeline's pixels can depend on them: one grey level on CPU).
 - Cache: the image path is a hash of (model, prompt, seed, settings) under
   ``output_dir``; a finished image is reused. Images are written to a temporary
   file then ``os.replace``d, so a crash never leaves a partial file under the
@@ -20,8 +23,10 @@ one image and the reply is lmms-eval's generation convention, a JSON string
   ``output_dir/generation_log.jsonl``.
 - Distributed: lmms-eval gives each rank its own shard of the requests
   (``rank``/``world_size``/``device`` come from the Accelerator, as in other
-  lmms-eval models: ``launcher.LauncherModel``); each rank generates only its
-  shard into the shared cache, under names unique to the writer then renamed.
+  lmms-eval models: ``launcher.LauncherModel``). The ranks exchange their
+  prompts, each generates every world_size-th batch into the shared cache
+  (``output_dir``, one folder all processes see), under names unique to the
+  writer then renamed, and waits for the others before replying.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ from typing import Any
 from lmms_eval.api.instance import Instance
 from tqdm import tqdm
 
+from chronotasks.data.errors import SettingsError
+from chronotasks.data.settings import file_problem, folder_problem, looks_like_path, model_problem
 from chronotasks.model_shims.launcher import LauncherModel, write_atomically
 
 _SETTING_KEYS = ("num_inference_steps", "guidance_scale", "height", "width", "dtype")
@@ -52,6 +59,24 @@ def prompt_seed(seed: int, prompt: str) -> int:
 def image_key(model: str, prompt: str, seed: int, settings: dict[str, Any]) -> str:
     """Cache key of one image: (model, prompt, seed, settings)."""
     return _hash(model, prompt, int(seed), {k: settings.get(k) for k in _SETTING_KEYS})
+
+
+def settings_problem(pretrained: str, output_dir: str, judge: dict[str, Any]) -> str | None:
+    """The first setting the backend cannot run with, checked when it starts: the pipeline and
+    judge models (a path that does not exist; with HF_HUB_OFFLINE, a hub id not in the cache; an
+    API judge's model, named with judge_base_url, is the server's business), the folders it
+    writes, a few-shot file. The judge's own checks (``check_settings`` of the TempViz judges) run
+    again before judging, with the task's settings merged in."""
+    checks = [lambda: model_problem("pretrained", pretrained), lambda: folder_problem("output_dir", output_dir)]
+    for key, value in judge.items():
+        value = str(value)
+        if key in ("judge_model", "judge_text_model") and (looks_like_path(value) or "judge_base_url" not in judge):
+            checks.append(lambda key=key, value=value: model_problem(key, value))
+        elif key.endswith("_dir"):
+            checks.append(lambda key=key, value=value: folder_problem(key, value))
+        elif key.endswith("_file"):
+            checks.append(lambda key=key, value=value: file_problem(key, value))
+    return next((problem for check in checks if (problem := check())), None)
 
 
 def _none_or(value: Any, cast):
@@ -82,6 +107,9 @@ class DiffusersT2I(LauncherModel):
         unknown = sorted(k for k in kwargs if k not in self.judge_config and k not in ("max_batch_size",))
         if unknown:
             raise TypeError(f"chrono_diffusers got unknown model_args: {unknown}")
+        problem = settings_problem(str(pretrained), output_dir, self.judge_config)
+        if problem:
+            raise SettingsError(f"chrono_diffusers: {problem}")
         super().__init__(device=device)
         import torch
 
@@ -153,25 +181,49 @@ class DiffusersT2I(LauncherModel):
             return self.pipe(prompt=prompts, **kwargs).images
 
     def generate_images(self, prompts: list[str]) -> list[Path]:
-        """Paths of one image per prompt, generating (in batches) only those not cached."""
+        """Paths of one image per prompt. Batches are fixed by the prompts, not by rank or cache:
+        the unique prompts of every process, sorted, cut into ``batch_size`` runs; batch k is made by
+        process k mod world_size, whole whenever one of its images is missing (a batched pipeline's
+        pixels can depend on an image's batch mates and position), and only missing images are
+        written. So one process, N processes and a rerun after a crash give the same bytes."""
         paths = [self.image_path(p) for p in prompts]
-        todo: dict[Path, str] = {}
-        for prompt, path in zip(prompts, paths):
-            if path.is_file():
-                self.cached += 1
-            else:
-                todo.setdefault(path, prompt)
-        items = list(todo.items())
-        bar = tqdm(total=len(items), desc=f"chrono_diffusers rank {self.rank}", disable=not items)
-        for start in range(0, len(items), self.batch_size_per_device):
-            chunk = items[start : start + self.batch_size_per_device]
-            images = self._generate_batch([prompt for _, prompt in chunk])
-            for (path, prompt), image in zip(chunk, images):
-                self._save(image, path, prompt)
-                self.generated += 1
-            bar.update(len(chunk))
+        mine = dict.fromkeys(prompts)
+        self.cached += sum(path.is_file() for path in dict.fromkeys(paths))
+        everyone = sorted(set().union(*self._gather(sorted(mine))))
+        size = self.batch_size_per_device
+        batches = [everyone[start : start + size] for start in range(0, len(everyone), size)][self.rank :: self.world_size]
+        todo = [batch for batch in batches if not all(self.image_path(p).is_file() for p in batch)]
+        bar = tqdm(total=sum(len(b) for b in todo), desc=f"chrono_diffusers rank {self.rank}", disable=not todo)
+        for batch in todo:
+            for prompt, image in zip(batch, self._generate_batch(batch)):
+                path = self.image_path(prompt)
+                if not path.is_file():
+                    self._save(image, path, prompt)
+                    self.generated += 1
+            bar.update(len(batch))
         bar.close()
+        self._wait_for_everyone()
+        lost = [str(path) for path in paths if not path.is_file()]
+        if lost:
+            raise RuntimeError(f"chrono_diffusers rank {self.rank}: {len(lost)} image(s) another process was to write are not in "
+                               f"{self.image_dir} (e.g. {lost[0]}); output_dir must be one folder all processes share")
         return paths
+
+    def _gather(self, values: list[str]) -> list[list[str]]:
+        """``values`` of every process (this one's alone when one process runs)."""
+        if self.world_size == 1:
+            return [values]
+        import torch.distributed as dist
+
+        gathered: list[list[str] | None] = [None] * self.world_size
+        dist.all_gather_object(gathered, values)
+        return [list(part or []) for part in gathered]
+
+    def _wait_for_everyone(self) -> None:
+        if self.world_size > 1:
+            import torch.distributed as dist
+
+            dist.barrier()
 
     def _log_counts(self, n_requests: int) -> None:
         record = {

@@ -1,10 +1,13 @@
 """What chronotasks adds per record next to the model, per task family (not a test).
 
     PYTHONPATH=. python perf/harness_overhead.py [--records 3000 30000] [--families chrono_demo tabvlm_chrono ...]
-        [--no-runs] [--threads 1] [--repeats 2]
+        [--no-runs] [--threads 1] [--repeats 2] [--unique-images 1024 768]
 
 Demo data (``chronotasks demo-data``) is scaled up: each family gets --records records, spread
-over its task files (demo records repeated, ids made unique; the same images). Then, per family:
+over its task files (demo records repeated, ids made unique; the same images, or with
+--unique-images W H a JPEG file of its own, W x H, for every image of every record (hard links
+of one file per demo image), so that nothing is learnt once per path: ``process_results`` checks each image the model did not open).
+Then, per family:
 
 1. our hooks, in this process, on the larger size, taken from lmms-eval's own Task objects
    (``TaskManager``) and called as its evaluator calls them, without its wrappers (its retry
@@ -56,19 +59,41 @@ VARIANTS = ("chrono_demo_circular", "tabvlm_chrono_circular", "chronovision_circ
 TARGET_MS = 0.3
 
 
-def scaled_data(demo: Path, out: Path, records: int) -> Path:
+def scaled_data(demo: Path, out: Path, records: int, unique_size: tuple[int, int] | None = None) -> Path:
     """A copy of the demo data in which every family has about ``records`` records, spread evenly
-    over its task files (demo records repeated, ids made unique)."""
+    over its task files (demo records repeated, ids made unique); with ``unique_size`` (w, h) every
+    image of every record is a JPEG file of its own of that size (copies of the demo image, enlarged)."""
     from chronotasks.data.loading import read_jsonl, write_jsonl
 
     shutil.copytree(demo, out, symlinks=True)
+    enlarged: dict[tuple[str, str], Path] = {}
     for benchmark, files in FAMILIES.values():
         for name in files:
             rows = read_jsonl(demo / benchmark / name)
             n = max(1, records // len(files))
             scaled = [{**rows[i % len(rows)], "id": f"{rows[i % len(rows)]['id']}~{i // len(rows)}"} for i in range(n)]
+            if unique_size:
+                for i, row in enumerate(scaled):
+                    row["images"] = [_unique_jpeg(out / benchmark, rel, f"{Path(name).stem}_{i}_{k}", unique_size, enlarged)
+                                     for k, rel in enumerate(row.get("images") or [])]
             write_jsonl(out / benchmark / name, scaled)
     return out
+
+
+def _unique_jpeg(folder: Path, rel: str, stem: str, size: tuple[int, int], enlarged: dict) -> str:
+    """A new file ``unique/<stem>.jpg`` under ``folder``: the image ``rel`` enlarged to ``size``, made
+    once and hard-linked (a path of its own, as every check and cache sees files, without the disk
+    space of a copy)."""
+    from PIL import Image
+
+    (folder / "unique").mkdir(exist_ok=True)
+    key = (str(folder), rel)
+    if key not in enlarged:
+        enlarged[key] = folder / "unique" / f"source_{len(enlarged)}.jpg"
+        with Image.open(folder / rel) as image:
+            image.convert("RGB").resize(size, Image.BICUBIC).save(enlarged[key], format="JPEG", quality=90)
+    os.link(enlarged[key], folder / "unique" / f"{stem}.jpg")
+    return f"unique/{stem}.jpg"
 
 
 def time_hooks(family: str) -> dict[str, float]:
@@ -177,6 +202,8 @@ def main() -> None:
     parser.add_argument("--no-runs", action="store_true", help="only our hooks, no lmms-eval subprocess runs")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=2, help="whole runs per size; the fastest counts")
+    parser.add_argument("--unique-images", type=int, nargs=2, metavar=("W", "H"),
+                        help="every image of every record a JPEG file of its own, W x H (e.g. 1024 768)")
     args = parser.parse_args()
     os.environ.update(OMP_NUM_THREADS=str(args.threads), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
     import torch
@@ -186,11 +213,12 @@ def main() -> None:
 
     small, large = args.records
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {args.threads} thread(s), Python {platform.python_version()}, "
-          f"torch {torch.__version__}; records per family: {small:,} and {large:,}")
+          f"torch {torch.__version__}; records per family: {small:,} and {large:,}"
+          + (f"; every image a JPEG of its own, {args.unique_images[0]}x{args.unique_images[1]}" if args.unique_images else ""))
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         write_demo_data(work / "demo", seed=0)
-        roots = {n: scaled_data(work / "demo", work / f"data_{n}", n) for n in (small, large)}
+        roots = {n: scaled_data(work / "demo", work / f"data_{n}", n, args.unique_images) for n in sorted({small, large})}
         os.environ["CHRONOTASKS_DATA"] = str(roots[large])
         os.environ.setdefault("CHRONOTASKS_CACHE", str(work / "cache"))
         os.chdir(work)  # TempViz writes its per-sample record under ./chrono_judge_cache

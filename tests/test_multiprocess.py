@@ -9,7 +9,11 @@ Logged samples (every reply, every per-sample metric) must be identical. Aggrega
 equal up to the order of a float sum: lmms-eval hands an aggregation the gathered per-sample values
 in rank order (0, 2, 4, ... then 1, 3, ...) rather than document order, which can move the last
 bits of a mean (a mean Kendall tau of 5.6e-17 against 6.7e-17 where the exact value is 0); so
-floats are compared to 1e-12, everything else exactly.
+floats are compared to 1e-12, everything else exactly. BERTScore figures (MuseBench VQA's
+``bertscore`` and ``score``) are equal to float32 precision only, between any two processes:
+bert-score batches sentences in the order of a Python set, which follows each process's hash seed
+(chronotasks/tasks/musebench/README.md; tests/musebench/test_bertscore_reproducibility.py measures
+it and holds 1e-7 relative for a mean).
 """
 
 from __future__ import annotations
@@ -51,13 +55,17 @@ def without_verdicts(samples: dict) -> dict:
     return out
 
 
+BERTSCORE_MEAN_REL = 1e-7  # float32 batches in a hash-seed order (see the module docstring)
+
+
 def assert_same_scores(one: dict, two: dict) -> None:
     assert one.keys() == two.keys()
     for task in one:
         assert one[task].keys() == two[task].keys(), task
         for key, value in one[task].items():
             if isinstance(value, float):
-                assert two[task][key] == pytest.approx(value, rel=1e-12, abs=1e-12, nan_ok=True), (task, key)
+                rel = BERTSCORE_MEAN_REL if task.startswith("musebench_vqa") and key.startswith(("bertscore", "score")) else 1e-12
+                assert two[task][key] == pytest.approx(value, rel=rel, abs=1e-12, nan_ok=True), (task, key)
             else:
                 assert two[task][key] == value, (task, key)
 
@@ -91,11 +99,16 @@ def backend_args(backend: str, run_dir: Path, tiny: dict) -> tuple[list[str], di
         model_args = (f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,seed=0,batch_size=1,"
                       f"output_dir={run_dir / 'images'},judge=clipscore,judge_model={tiny['clip']},judge_threshold=-1")
         return ["--model", "chrono_diffusers", "--model_args", model_args, "--tasks", "tempviz_animals", "--limit", "3"], {}
+    if backend == "chrono_diffusers_batched":  # batches of 2 over the whole group (5 tasks of 4 demo documents)
+        model_args = (f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,seed=0,batch_size=2,"
+                      f"output_dir={run_dir / 'images'},judge=clipscore,judge_model={tiny['clip']},judge_threshold=0.0")
+        return ["--model", "chrono_diffusers", "--model_args", model_args, "--tasks", "tempviz"], {}
     raise KeyError(backend)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["chrono_random", "chrono_grayscale_prior", "chrono_constant", "chrono_embed", "chrono_diffusers"])
+@pytest.mark.parametrize("backend", ["chrono_random", "chrono_grayscale_prior", "chrono_constant", "chrono_embed", "chrono_diffusers",
+                                     "chrono_diffusers_batched"])
 def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, lmms_eval_runner):
     runs = {}
     for nproc in (1, 2):
@@ -108,13 +121,15 @@ def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, lmms_e
         runs[nproc] = (results, logged_samples(out, run_dir), run_dir)
 
     (one, samples_one, dir_one), (two, samples_two, dir_two) = runs[1], runs[2]
-    if backend == "chrono_diffusers":
+    if backend.startswith("chrono_diffusers"):
         # TempViz judges at aggregation time on rank 0, over gathered copies of the items: one process
         # logs each sample's verdict, several do not. The verdicts of both runs are in the per-sample
         # record (judge cache), which must agree; the logged samples agree once the verdict is set aside.
-        records = [sorted(json.loads(json.dumps(read_jsonl(d / "chrono_judge_cache" / "samples" / "tempviz_animals.jsonl"))
-                                     .replace(str(d), "<RUN>")), key=lambda r: r["id"]) for d in (dir_one, dir_two)]
-        assert len(records[0]) == 3 and records[1] == records[0]   # (gathered in rank order: compared by id)
+        tasks = ["animals"] if backend == "chrono_diffusers" else ["landscapes", "animals", "buildings", "maps", "artworks"]
+        for task in tasks:
+            records = [sorted(json.loads(json.dumps(read_jsonl(d / "chrono_judge_cache" / "samples" / f"tempviz_{task}.jsonl"))
+                                         .replace(str(d), "<RUN>")), key=lambda r: r["id"]) for d in (dir_one, dir_two)]
+            assert len(records[0]) == one["n-samples"][f"tempviz_{task}"]["effective"] and records[1] == records[0]  # compared by id
         assert all("verdict" in s["acceptance"] for s in samples_one.values())
         samples_one, samples_two = (without_verdicts(s) for s in (samples_one, samples_two))
     assert samples_one and samples_two == samples_one
@@ -127,9 +142,9 @@ def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, lmms_e
         for run_dir in (dir_one, dir_two):  # 2 text corpora + 1 image corpus, ids and vectors; no temporary file left
             files = sorted(p.name for p in (run_dir / "cache" / "embeddings").iterdir())
             assert len(files) == 4 and all(not name.startswith(".") for name in files), files
-    if backend == "chrono_diffusers":
+    if backend.startswith("chrono_diffusers"):   # the same images, byte for byte, whatever the batches' ranks
         images = {run_dir: sorted((run_dir / "images" / "images").rglob("*.png")) for run_dir in (dir_one, dir_two)}
-        assert len(images[dir_one]) == 3
+        assert len(images[dir_one]) == {"chrono_diffusers": 3, "chrono_diffusers_batched": 20}[backend]
         assert [p.relative_to(dir_one) for p in images[dir_one]] == [p.relative_to(dir_two) for p in images[dir_two]]
         assert all(a.read_bytes() == b.read_bytes() for a, b in zip(images[dir_one], images[dir_two]))
         log = [json.loads(line) for line in (dir_two / "images" / "generation_log.jsonl").read_text().splitlines()]

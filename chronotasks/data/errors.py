@@ -14,3 +14,13 @@ def json_problem(err: ValueError) -> str:
     if msg.startswith("Invalid control character"):
         text += " (a tab, newline or other control character inside a string: write it as \\t, \\n or \\uXXXX)"
     return text
+
+
+class SettingsError(SystemExit):
+    """A setting a backend cannot run with (a judge model that is not there, a cache folder that
+    cannot be written), found when it starts: one line on stderr and exit status 1, before anything
+    is generated. A ``SystemExit``, because lmms-eval turns any ``Exception`` into a logged
+    traceback and exit status 0."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"chronotasks: error: {message}")

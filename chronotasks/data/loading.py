@@ -41,11 +41,13 @@ from pathlib import Path
 from typing import Any
 
 import datasets
-from PIL import Image, ImageFile, UnidentifiedImageError
+import numpy as np
+from PIL import ExifTags, Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from chronotasks.data.errors import DataError, json_problem
 from chronotasks.data.locations import DATA_ENV, data_root_spec, hub_prefix, local_data_root
 from chronotasks.data.origin import origin_of
+from chronotasks.failures import mark_failures
 
 logger = logging.getLogger("chronotasks")
 
@@ -306,20 +308,44 @@ def strict_decoding():
             ImageFile.LOAD_TRUNCATED_IMAGES = before
 
 
+def _upright(image: Image.Image) -> Image.Image:
+    """The image as it is meant to be seen: turned by its EXIF ``Orientation`` tag (2-8), as image
+    viewers and OpenCV's ``imread`` (Algorithm 1's ReadImage) do; unchanged (no copy) without one."""
+    if image.getexif().get(ExifTags.Base.Orientation, 1) in (2, 3, 4, 5, 6, 7, 8):
+        return ImageOps.exif_transpose(image)
+    return image
+
+
+def _eight_bit(image: Image.Image) -> Image.Image:
+    """A 16-bit (or 32-bit integer) grayscale image as 8-bit ``L`` by its high byte, as OpenCV and
+    libpng reduce a 16-bit PNG (PIL's own ``convert`` clips every value above 255 to white)."""
+    if image.mode in ("I;16", "I;16L", "I;16B", "I;16N"):
+        return Image.fromarray((np.asarray(image, dtype=np.uint16) >> 8).astype(np.uint8), "L")
+    if image.mode == "I":  # PIL opens some 16-bit grayscale PNGs as 32-bit "I" holding 0..65535
+        return Image.fromarray((np.clip(np.asarray(image), 0, 65535) >> 8).astype(np.uint8), "L")
+    return image
+
+
 def open_image(path: str, record_id: Any = "?", field: str = "images", mode: str = "RGB",
                draft: tuple[int, int] | None = None) -> Image.Image:
     """Open one image as ``mode`` (RGB); a missing, unreadable or truncated file is an error naming it.
 
+    The one decode path of every task (colour, grayscale variants, judges, retrieval): PIL only, so
+    it gives the same pixels whatever else the process has loaded (after ``import decord``,
+    OpenCV's own PNG decoder fails: libpng is handed another zlib). The pixels equal OpenCV's
+    ``imdecode(..., IMREAD_COLOR)`` for JPEG and PNG (tests/chronovision/test_decode_path.py):
+    EXIF orientation applied, alpha dropped, 16-bit reduced to its high byte.
     ``draft`` (w, h) lets a JPEG decode at the smallest 1/2^k scale still at least that size.
     """
     try:
         with strict_decoding(), Image.open(path) as image:
             if draft:
                 image.draft(mode, draft)
-            if image.mode == mode and not getattr(image, "is_animated", False):  # decode in place, no converted copy
-                image.load()
-                return image
-            return image.convert(mode)
+            image.load()
+            upright = _eight_bit(_upright(image))
+            if upright.mode == mode and not getattr(upright, "is_animated", False):  # decoded in place, no converted copy
+                return upright
+            return upright.convert(mode)
     except FileNotFoundError as err:
         raise DataError(f"record {record_id!r}, field {field!r}: image file {path} does not exist") from err
     except (UnidentifiedImageError, OSError, ValueError) as err:
@@ -378,12 +404,43 @@ def image_problem(path: str, record_id: Any = "?", field: str = "images") -> str
     return problem and f"record {record_id!r}, field {field!r}: {problem}"
 
 
+# a format's first bytes -> the bytes a complete file of it ends with
+_COMPLETE_FILES = {b"\xff\xd8\xff": b"\xff\xd9",                               # JPEG: SOI ... EOI marker
+                   b"\x89PNG\r\n\x1a\n": b"\x00\x00\x00\x00IEND\xaeB`\x82"}   # PNG: signature ... IEND chunk
+
+
+def header_problem(path: str) -> str | None:
+    """``decode_problem`` at the cost of reading a file's first and last bytes: a JPEG or PNG that
+    starts with its format's signature and ends as a complete file of it does (JPEG's end-of-image
+    marker, PNG's IEND chunk) is taken as readable, so a missing, empty, foreign or truncated file
+    is found without decoding (about 15 µs instead of milliseconds). Any other file (other formats,
+    a JPEG with bytes after its end marker) is decoded to decide. Damage inside a complete file is
+    left to the decode the model does, and to ``chronotasks check-data``, which decodes every pixel."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(8)
+            for signature, ending in _COMPLETE_FILES.items():
+                if head.startswith(signature):
+                    handle.seek(0, os.SEEK_END)
+                    if handle.tell() > len(signature) + len(ending):
+                        handle.seek(-len(ending), os.SEEK_END)
+                        if handle.read(len(ending)) == ending:
+                            return None
+    except FileNotFoundError:
+        return f"image file {path} does not exist"
+    except OSError:
+        pass  # a folder, a device, no permission: the decode says what
+    return decode_problem(path)
+
+
 def image_failure(doc: dict[str, Any]) -> str | None:
-    """Why an image of ``doc`` could not be used, or None. Images the model already opened in this
-    process are not opened again; others (a baseline never opens them) are checked now."""
+    """Why an image of ``doc`` could not be used, or None. An image the model already opened in
+    this process is judged by that decode; others (a baseline never opens them) by their header and
+    ending (``header_problem``): ``chronotasks check-data`` decodes every pixel before a run."""
     for path in doc.get("images") or []:
         if path not in _image_status:
-            _image_status[path] = image_problem(path, doc.get("id", "?"))
+            problem = header_problem(path)
+            _image_status[path] = problem and f"record {doc.get('id', '?')!r}, field 'images': {problem}"
         if _image_status[path]:
             return _image_status[path]
     return None
@@ -392,16 +449,18 @@ def image_failure(doc: dict[str, Any]) -> str | None:
 def scores_image_failures(process_results: Callable) -> Callable:
     """Decorate a task's ``process_results``: a sample with an image that could not be opened is
     scored as an empty reply (wrong; the model answered a placeholder), not counted as a parse
-    failure, and counted in ``image_failure`` (listed in each task's metric_list). The record's
+    failure, and counted in ``image_failure`` (listed in each task's metric_list). Every score of a
+    sample that failed (image or reply) is marked as such (``chronotasks.failures.mark_failures``),
+    so a task's aggregations can tell a failed task from one that scored 0. The record's
     ``data_origin`` (demo data) is logged beside the metrics (``origin_of``)."""
 
     @functools.wraps(process_results)
     def wrapped(doc: dict[str, Any], results: list[Any]) -> dict[str, Any]:
         if image_failure(doc) is None:
-            return {**process_results(doc, results), "image_failure": 0.0, **origin_of(doc)}
+            return {**mark_failures({**process_results(doc, results), "image_failure": 0.0}), **origin_of(doc)}
         scored = process_results(doc, [""] * max(1, len(results)))
         if "parse_failure" in scored:
             scored["parse_failure"] = 0.0
-        return {**scored, "image_failure": 1.0, **origin_of(doc)}
+        return {**mark_failures({**scored, "image_failure": 1.0}), **origin_of(doc)}
 
     return wrapped

@@ -25,6 +25,7 @@ from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, benchmark_dir, open_doc_image
 from chronotasks.data.origin import DATA_ORIGIN
 from chronotasks.extraction import read_answer
+from chronotasks.failures import mark_failures, unless_failed
 from chronotasks.scoring.circular import choice_rates, circular_accuracy, position_bias
 
 GRAY_CACHE_ENV = "CHRONOVISION_GRAY_CACHE"
@@ -45,9 +46,9 @@ def make_circular_process_results(base_process_results: Callable, parse_choice: 
         item = {"question": doc["question_id"], "rotation": int(doc["rotation"]), "n": n,
                 "correct": float(base[accuracy_key]), "choice": None if image_failed else parse_choice(doc, results[0])}
         passed = {key: base[key] for key in ("image_failure", "extractor", DATA_ORIGIN) if key in base}  # counted, logged
-        return {"accuracy": float(base[accuracy_key]), "parse_failure": float(base["parse_failure"]), **passed,
-                "circular_accuracy": item, "position_bias": item,
-                **{f"choice_rate_{letter}": item for letter in string.ascii_uppercase[:n]}}
+        return mark_failures({"accuracy": float(base[accuracy_key]), "parse_failure": float(base["parse_failure"]), **passed,
+                              "circular_accuracy": item, "position_bias": item,
+                              **{f"choice_rate_{letter}": item for letter in string.ascii_uppercase[:n]}})
 
     return process_results
 
@@ -65,10 +66,10 @@ def _choice_rate(letter: str) -> Callable:
     return aggregate
 
 
-# lmms-eval aggregations of the circular metrics (a task YAML names them through its utils.py)
-circular_accuracy_agg = circular_accuracy
-position_bias_agg = position_bias
-choice_rate_A, choice_rate_B, choice_rate_C, choice_rate_D, choice_rate_E = (_choice_rate(ch) for ch in "ABCDE")
+# lmms-eval aggregations of the circular metrics (a task YAML names them through its utils.py); NaN for a failed task
+circular_accuracy_agg = unless_failed(circular_accuracy)
+position_bias_agg = unless_failed(position_bias)
+choice_rate_A, choice_rate_B, choice_rate_C, choice_rate_D, choice_rate_E = (unless_failed(_choice_rate(ch)) for ch in "ABCDE")
 
 
 # -- grayscale --------------------------------------------------------------------------------

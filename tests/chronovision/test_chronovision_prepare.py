@@ -153,6 +153,24 @@ def test_an_incomplete_release_names_what_is_missing(seed_data, tmp_path, capsys
     assert not (tmp_path / "o").exists()
 
 
+def test_empty_localization_files_are_named_as_empty_not_as_missing_images(seed_data, tmp_path, capsys):
+    """Before: "every record lacks an image (e.g. )" — there was no record to lack one."""
+    import shutil
+
+    release = tmp_path / "release"
+    shutil.copytree(seed_data / "chronovision", release)
+    for path in (release / "artifacts" / "localization").glob("*.jsonl"):
+        path.write_text("")
+    images = tmp_path / "images"
+    write_standin_images(seed_data / "chronovision", images, seed=0)
+    out = tmp_path / "o"
+    assert main(["prepare", "chronovision", "--source", str(release), "--images", str(images), "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert (f"artifacts_loc.jsonl: no records in the release files it is built from ({release / 'artifacts' / 'localization'}/: "
+            f"the files are empty); nothing was written to {out}") in err, err
+    assert "(e.g. )" not in err and not list(out.glob("*.jsonl"))   # no task file written
+
+
 def test_the_repository_root_is_accepted_and_images_that_are_not_there_fail_cleanly(seed_data, tmp_path, capsys):
     root = tmp_path / "ChronoVision"            # the repository as cloned: the release sits in 'test & ans/'
     root.mkdir()

@@ -99,6 +99,32 @@ def test_audit_shares_decided_by_rules_extractor_and_abstained(tmp_path):
     assert (grouping.by_rules, grouping.by_llm, grouping.failures) == (6, 3, 1)
     assert (sequence.by_rules, sequence.by_llm, sequence.failures) == (3, 0, 1)
     table = report(tasks, top=3, width=40)
-    assert "| tabvlm_grouping | 10 | 6 (60.0%) | 3 (30.0%) | 1 (10.0%) |" in table
-    assert "| tabvlm_sequence | 4 | 3 (75.0%) | off | 1 (25.0%) |" in table
+    assert "| tabvlm_grouping | 10 | 6 (60.0%) | 3 (30.0%) | 1 (10.0%) | 0 |" in table
+    assert "| tabvlm_sequence | 4 | 3 (75.0%) | off | 1 (25.0%) | 0 |" in table
     assert "tabvlm_grouping: most common unreadable replies\n      1 x 'reply 9'" in table
+
+
+def test_audit_counts_judgements_that_failed(tmp_path):
+    """An API judge answering HTTP 500 to every call: no verdict to read, so nothing is "unreadable";
+    the audit counts the failed judgements instead (before: 0% and nothing else said)."""
+    from openai_stub import OpenAIStub
+
+    from chronotasks.audit import audit, report
+    from chronotasks.tasks.tempviz import utils
+
+    image = tmp_path / "fox.png"
+    Image.new("RGB", (32, 32), (180, 90, 40)).save(image)
+    docs = [{"id": f"Animals-{n}", "category": "Animals", "prompt": f"Create a photorealistic image of a fox in {m}.",
+             "prompt_body": f"a photorealistic image of a fox in {m}.", "temporal_cue": m} for n, m in enumerate(("january", "july"))]
+    with OpenAIStub(fail_every=1, fail_status=500) as stub:
+        reply = json.dumps({"text": "", "images": [str(image)], "judge": {
+            "judge": "vlm_direct", "judge_model": "stub-vlm", "judge_base_url": stub.base_url, "judge_max_retries": 1,
+            "judge_cache_dir": str(tmp_path / "judge_cache")}})
+        per_doc = [utils.process_results(doc, [reply]) for doc in docs]
+        assert utils.judge_failure([m["judge_failure"] for m in per_doc]) == 1.0
+    with open(tmp_path / "20250101_samples_tempviz_animals.jsonl", "w", encoding="utf-8") as handle:
+        for doc_id, (doc, metrics) in enumerate(zip(docs, per_doc)):
+            handle.write(json.dumps({"doc_id": doc_id, "target": doc["prompt"], "filtered_resps": reply, **metrics}) + "\n")
+    audited = audit(tmp_path)
+    assert (audited["tempviz_animals"].samples, audited["tempviz_animals"].failures, audited["tempviz_animals"].judge_failures) == (2, 0, 2)
+    assert "| tempviz_animals | 2 | n/a | off | n/a | 2 |" in report(audited, top=5, width=80)

@@ -2,10 +2,12 @@
 error from deep inside; a missing or truncated image is a scored, counted failure, never a crash;
 `chronotasks check-data` finds all of it before a run."""
 
+import io
 import json
 import re
 import shutil
 
+import numpy as np
 import pytest
 from PIL import Image, ImageFile
 
@@ -112,6 +114,34 @@ def test_image_failure_is_found_even_when_the_model_never_opened_the_image(broke
     docs = load_task_docs("bench", "t.jsonl")
     loading._image_status.clear()          # a baseline never calls doc_to_visual
     assert [image_failure(doc) is not None for doc in docs] == [False, True, True]
+
+
+def test_the_cheap_image_check_agrees_with_a_full_decode(tmp_path):
+    """process_results checks images the model never opened by header and file ending (JPEG's EOI,
+    PNG's IEND), not by decoding them; its verdict must be the full decode's on every kind of file."""
+    from chronotasks.data.loading import decode_problem, header_problem
+
+    photo = Image.effect_noise((120, 90), 50).convert("RGB")
+    files = {}
+    for name, fmt in (("a.jpg", "JPEG"), ("a.png", "PNG"), ("a.webp", "WEBP"), ("a.bmp", "BMP")):
+        buffer = io.BytesIO()
+        photo.save(buffer, format=fmt)
+        files[name] = buffer.getvalue()
+        files["half_" + name] = buffer.getvalue()[: len(buffer.getvalue()) // 2]
+        files["cut_" + name] = buffer.getvalue()[:-20]            # only the ending lost
+    files["trailing.jpg"] = files["a.jpg"] + b"\0" * 64            # bytes after the end-of-image marker: still valid
+    buffer = io.BytesIO()
+    Image.fromarray(np.arange(0, 65536, 64, dtype=np.uint16).reshape(32, 32)).save(buffer, format="PNG")
+    files["gray16.png"], files["empty.jpg"], files["text.png"] = buffer.getvalue(), b"", b"not an image\n"
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    files["missing.jpg"] = None
+    verdicts = {name: (header_problem(str(tmp_path / name)) is None, decode_problem(str(tmp_path / name)) is None) for name in files}
+    assert all(cheap == full for cheap, full in verdicts.values()), verdicts
+    # a PNG that lost only its IEND chunk and a few bytes still decodes (PIL does not need them): the check
+    # then decodes it and agrees
+    assert [name for name, (ok, _) in verdicts.items() if ok] == ["a.jpg", "a.png", "cut_a.png", "a.webp", "a.bmp", "trailing.jpg",
+                                                                  "gray16.png"]
 
 
 def test_a_failed_image_is_scored_wrong_not_a_parse_failure_and_counted(demo_root, tmp_path, monkeypatch):

@@ -7,6 +7,7 @@ generation failures, never exceptions."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -186,8 +187,11 @@ def test_invalid_replies_are_counted_generation_failures(reply, tmp_path, monkey
     monkeypatch.chdir(tmp_path)  # the per-sample record goes to ./chrono_judge_cache (no judge_cache_dir here)
     metrics = utils.process_results(_doc(0), [reply])
     values = {name: getattr(utils, name)([metrics[name]]) for name in utils.METRICS}
-    assert values["generation_failure"] == 1.0 and values["acceptance"] == 0.0 and values["judge_failure"] == 0.0
+    # the task's only sample has no image: a failed task (NaN), not an acceptance of 0
+    assert values["generation_failure"] == 1.0 and math.isnan(values["acceptance"]) and values["judge_failure"] == 0.0
     assert metrics["acceptance"]["verdict"]["error"]
+    monkeypatch.setenv("CHRONOTASKS_MAX_FAILURE", "1")  # the rule off: the failed sample is scored as not accepted
+    assert utils.acceptance([metrics["acceptance"]]) == 0.0
 
 
 def test_invalid_judge_settings_in_a_valid_reply_are_counted(generated, tmp_path, monkeypatch):

@@ -78,12 +78,49 @@ def test_backend_batches_seeds_per_prompt_and_caches(backend_factory, tmp_path):
     other = backend_factory(tmp_path / "a", num_inference_steps=3)
     assert other.image_path(prompts[0]) != paths[0]
     # a leftover temporary file from a crash is not taken as a finished image
-    leftover = paths[2].with_name(f".{paths[2].name}.999.tmp")
-    paths[2].rename(leftover)
-    resumed = backend_factory(tmp_path / "a", batch_size=2)
-    resumed._pipe = batched.pipe
-    resumed.generate_images(prompts)
-    assert (resumed.generated, resumed.cached) == (1, 2) and paths[2].is_file()
+    # and what is made again is made in its original batch (the sorted prompts in twos: koala + lake,
+    # then fox), so it is the same image byte for byte, not a batch of one (the lake alone: see above)
+    original = {path: path.read_bytes() for path in paths}
+    for lost in (paths[1], paths[0]):   # the lake (second of a batch of two), then the fox (a batch of one)
+        lost.rename(lost.with_name(f".{lost.name}.999.tmp"))
+        resumed = backend_factory(tmp_path / "a", batch_size=2)
+        resumed._pipe = batched.pipe
+        resumed.generate_images(prompts)
+        assert (resumed.generated, resumed.cached) == (1, 2) and lost.is_file()
+        assert {path: path.read_bytes() for path in paths} == original
+
+
+SHARD_ORDER = r"""
+import sys
+from pathlib import Path
+from chronotasks.data.loading import read_jsonl
+from chronotasks.model_shims.chrono_diffusers import DiffusersT2I
+sd, demo, out = sys.argv[1:4]
+prompts = [r["prompt"] for f in sorted(Path(demo).glob("*.jsonl")) for r in read_jsonl(f)]
+make = lambda name: DiffusersT2I(pretrained=sd, num_inference_steps=2, height=64, width=64, seed=0, batch_size=2,
+                                 output_dir=f"{out}/{name}")
+in_order, sharded = make("in_order"), make("sharded")
+sharded._pipe = in_order.pipe
+first = dict(zip(prompts, in_order.generate_images(prompts)))
+order = prompts[0::2] + prompts[1::2]          # two ranks' shards of the same requests, one after the other
+second = dict(zip(order, sharded.generate_images(order)))
+print(sum(first[p].read_bytes() != second[p].read_bytes() for p in prompts), len(prompts))
+"""
+
+
+def test_batches_are_fixed_by_the_prompts_not_by_request_order(tiny, demo_root, tmp_path):
+    """A batched pipeline's pixels depend on an image's batch mates and position (on CPU with one
+    thread, as each process of the multi-process tests runs: one grey level for 2 of these 20
+    prompts). So the backend batches the sorted prompts whatever order its requests come in: the
+    documents of two ranks' shards get one process's bytes."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    done = subprocess.run([sys.executable, "-c", SHARD_ORDER, str(tiny["sd"]), str(demo_root / "tempviz"), str(tmp_path)],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split()[-2:] == ["0", "20"]   # images whose bytes differ, of 20
 
 
 def test_backend_reply_follows_generation_convention(backend_factory, tmp_path):

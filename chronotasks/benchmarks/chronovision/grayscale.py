@@ -3,26 +3,30 @@
     I_gray = cv2.cvtColor(I_color, cv2.COLOR_BGR2GRAY)     # Y = 0.114 B + 0.587 G + 0.299 R
     I_out  = cv2.cvtColor(I_gray,  cv2.COLOR_GRAY2BGR)     # [Y, Y, Y]
 
-OpenCV computes Y in fixed point (weights ×2^14, +2^13, >>14). Images are
-decoded with OpenCV too (cv2.imdecode, as Algorithm 1's ReadImage), so a colour
-image and its grayscale version in a trial are pixel-aligned. The grayscale
-result is cached losslessly as a one-channel PNG of Y (Algorithm 1 re-encodes with
-the source's extension; we do not, so the cached pixels are the transform's exact
-output); GRAY2BGR only repeats Y in three channels, so a cached image is read once
-(one channel) and converted once (to the RGB the model gets).
+OpenCV computes Y in fixed point (weights ×2^14, +2^13, >>14). Files are decoded by
+the one decode path of every task (``chronotasks.data.loading.open_image``, PIL), whose
+pixels equal Algorithm 1's ReadImage (``cv2.imdecode(..., IMREAD_COLOR)``: EXIF orientation
+applied, alpha dropped, 16 bits reduced to the high byte) on JPEG and PNG, and which, unlike
+OpenCV's PNG decoder, still works after ``import decord`` (lmms-eval's ``openai`` and Qwen
+classes import it). Only the colour conversion is OpenCV's. A colour image and its grayscale
+version in a trial are therefore pixel-aligned. The grayscale result is cached losslessly as a
+one-channel PNG of Y, written and read by PIL (Algorithm 1 re-encodes with the source's extension;
+we do not, so the cached pixels are the transform's exact output); GRAY2BGR only repeats Y in three
+channels, so a cached image is read once (one channel) and converted once (to the RGB the model gets).
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import threading
 from pathlib import Path
 
 import cv2
 import numpy as np
 from PIL import Image
 
-from chronotasks.data.loading import DataError
+from chronotasks.data.loading import DataError, open_image
 
 
 def to_gray_bgr(bgr: np.ndarray) -> np.ndarray:
@@ -33,19 +37,9 @@ def to_gray_bgr(bgr: np.ndarray) -> np.ndarray:
 
 
 def read_bgr(path: str | Path, record_id: object = "?") -> np.ndarray:
-    """Decode an image file with OpenCV (3-channel BGR); a clear error naming record and file."""
-    try:
-        data = np.fromfile(str(path), dtype=np.uint8)
-    except OSError as err:
-        raise DataError(f"record {record_id!r}, field 'images': image file {path} does not exist") from err
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
-    if image is None:
-        raise DataError(f"record {record_id!r}, field 'images': image file {path} is not a readable image")
-    return image
-
-
-def bgr_to_pil(bgr: np.ndarray) -> Image.Image:
-    return Image.fromarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2RGB))
+    """An image file as 3-channel BGR (Algorithm 1's ReadImage), decoded by the shared decode path;
+    a clear error naming record and file."""
+    return np.ascontiguousarray(np.asarray(open_image(str(path), record_id))[:, :, ::-1])
 
 
 def gray_to_pil(gray: np.ndarray) -> Image.Image:
@@ -66,10 +60,9 @@ def gray_cache_path(path: str | Path, cache_dir: Path) -> Path:
 def _read_cached(target: Path) -> np.ndarray | None:
     """The cached Y plane, or None when absent or unreadable (then it is made again)."""
     try:
-        data = np.fromfile(str(target), dtype=np.uint8)
-    except OSError:
+        return np.asarray(open_image(str(target), mode="L"))
+    except DataError:
         return None
-    return cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) if data.size else None
 
 
 def gray_image(path: str | Path, cache_dir: Path, record_id: object = "?") -> Image.Image:
@@ -82,18 +75,16 @@ def gray_image(path: str | Path, cache_dir: Path, record_id: object = "?") -> Im
     if cached is not None:
         return gray_to_pil(cached)
     gray = cv2.cvtColor(read_bgr(path, record_id), cv2.COLOR_BGR2GRAY)  # Algorithm 1, stage 2 (first half)
-    ok, encoded = cv2.imencode(".png", gray)
-    if ok:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
-        encoded.tofile(str(tmp))
-        os.replace(tmp, target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+    Image.fromarray(gray, "L").save(tmp, format="PNG")
+    os.replace(tmp, target)
     return gray_to_pil(gray)
 
 
 def trial_image(path: str, gray: bool, cache_dir: Path, record_id: object = "?") -> Image.Image:
-    """One image of a shortcut trial: its grayscale version when ``gray``, else the colour image (both decoded by OpenCV)."""
-    return gray_image(path, cache_dir, record_id) if gray else bgr_to_pil(read_bgr(path, record_id))
+    """One image of a shortcut trial: its grayscale version when ``gray``, else the colour image."""
+    return gray_image(path, cache_dir, record_id) if gray else open_image(path, record_id)
 
 
 def trial_images(paths: list[str], gray: list[bool], cache_dir: Path, record_id: object = "?") -> list[Image.Image]:

@@ -410,6 +410,22 @@ def year_stats(records: list[dict]) -> dict[str, Any]:
             "median": statistics.median(years), "min": min(years), "max": max(years)}
 
 
+# the release folder each task file is built from (``_why_empty`` names it when a task has no records)
+TASK_SOURCES = {"artifacts_loc.jsonl": ("artifacts/localization",), "artifacts_sort_intra.jsonl": ("artifacts/sort",),
+                "artifacts_sort_cross.jsonl": ("artifacts/sort",), "shortcut.jsonl": ("shortcut",),
+                "news_year.jsonl": ("shortcut", "news"), "news_multimodal.jsonl": ("news",)}
+
+
+def _why_empty(task_file: str, missing: list[str], source: Path) -> str:
+    """Why a task file would have no records: its images were not found, or the release files it
+    is built from hold none."""
+    lost = [line.replace("\t", " ") for line in missing if line.split("\t")[0] + ".jsonl" == task_file][:3]
+    if lost:
+        return f"every record of {task_file} lacks an image (e.g. {'; '.join(lost)})"
+    folders = ", ".join(f"{source / folder}/" for folder in TASK_SOURCES[task_file])
+    return f"{task_file}: no records in the release files it is built from ({folders}: the files are empty)"
+
+
 def join_release(source: Path, images: Path, out: Path, seed: int = 0, link: str = "copy", force: bool = False) -> dict[str, Any]:
     """Write every task file under ``out``; returns counts, missing-image lines and News-Year statistics.
 
@@ -433,8 +449,7 @@ def join_release(source: Path, images: Path, out: Path, seed: int = 0, link: str
                         f"{missing[0].split(chr(9))[-1] if missing else '?'}); found: {listing(images)}. Nothing was written")
     empty = [name for name, records in files.items() if not records]
     if empty:
-        lost = [line for line in missing if line.split("\t")[0] + ".jsonl" in empty][:3]
-        raise DataError(f"every record of {', '.join(empty)} lacks an image (e.g. {'; '.join(lost)}); nothing was written to {out}")
+        raise DataError(f"{'; '.join(_why_empty(name, missing, source) for name in empty)}; nothing was written to {out}")
     replace_task_files(out, files, source=str(source), force=force, what="prepare chronovision")
     stats = year_stats(year)
     counts = release_counts(source)

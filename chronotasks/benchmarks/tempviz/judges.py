@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from chronotasks.data.loading import DataError, open_image, read_jsonl
+from chronotasks.data.settings import file_problem, folder_problem, model_problem
 from chronotasks.scoring.t2i import (
     DEFAULT_ACCEPT_FROM,
     answer_matches,
@@ -141,6 +142,31 @@ class JudgeConfig:
         import torch
 
         return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def check_settings(config: JudgeConfig) -> None:
+    """Settings a judge cannot work with, found before anything is generated: a model that is not
+    there (a missing folder; offline, a hub id not in the cache), a few-shot file that is missing
+    or too short, a cache folder that cannot be written. Raises ValueError naming the setting."""
+    if config.judge in API_JUDGES:
+        problem = None if config.model else f"judge {config.judge!r} needs judge_model (the VLM's name at judge_base_url)"
+    else:
+        problem = model_problem("judge_model", _image_model(config)[1])
+        if problem is None and config.judge == "caption" and config.text_model:
+            problem = model_problem("judge_text_model", config.text_model)
+    if problem is None and config.shots:
+        if not config.fewshot_file:
+            problem = f"judge_shots={config.shots} needs judge_fewshot_file (JSONL of image, prompt, temporal_cue, reply)"
+        else:
+            problem = file_problem("judge_fewshot_file", config.fewshot_file)
+        if problem is None:
+            try:
+                _fewshot_turns(config.fewshot_file, config.shots, config.prompt)   # read and checked now, kept for judging
+            except (OSError, DataError) as err:
+                problem = f"judge_fewshot_file={config.fewshot_file!r}: {err}"
+    problem = problem or folder_problem("judge_cache_dir", config.cache_dir)
+    if problem:
+        raise ValueError(problem)
 
 
 def _load(kind: str, path: str, device: str):
@@ -465,5 +491,5 @@ def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> di
     return judge_batch([(image_path, doc)], config)[0]
 
 
-__all__ = ["API_JUDGES", "JUDGED", "JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "blip_captions", "blip_generate",
+__all__ = ["API_JUDGES", "JUDGED", "JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "check_settings", "blip_captions", "blip_generate",
            "clip_image_features", "clip_similarities", "clip_similarity", "clip_text_features", "judge_batch", "judge_image", "pixel_values", "text_similarities", "text_similarity"]

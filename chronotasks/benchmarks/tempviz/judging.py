@@ -40,9 +40,11 @@ from chronotasks.benchmarks.tempviz.judges import (
     DEFAULT_BLIP,
     DEFAULT_CLIP,
     JudgeConfig,
+    check_settings,
     default_text_model,
     judge_batch,
 )
+from chronotasks.data.errors import SettingsError
 
 log = logging.getLogger(__name__)
 _TASK_KWARGS: dict[str, dict[str, Any]] = {}
@@ -231,6 +233,10 @@ def _judge_all(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
             groups[json.dumps(item["judge"], sort_keys=True, default=str)].append(n)
     for settings_json, members in groups.items():
         config = JudgeConfig.from_mapping(json.loads(settings_json))
+        try:
+            check_settings(config)   # before any image is judged: one line and exit 1, not a judge failure per image
+        except ValueError as err:
+            raise SettingsError(f"tempviz_{items[members[0]]['category'].lower()} judge: {err}") from None
         cache = VerdictCache(config.cache_dir, verdict_settings(config))
         todo: list[tuple[int, str]] = []
         for n in members:
@@ -258,9 +264,9 @@ def _judge_all(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         record_dirs.setdefault(category, config.cache_dir)
         failed = [items[n]["id"] for n in members if verdicts[n]["judge_failure"]]
         if failed:
-            log.warning("tempviz_%s: %d of %d judgements failed (%s judge; first: %s: %s); counted in judge_failure, "
-                        "not cached: a rerun asks again", category.lower(), len(failed), len(members), config.judge, failed[0],
-                        next(verdicts[n]["error"] for n in members if verdicts[n]["judge_failure"]))
+            log.warning("tempviz_%s: %d of %d judgements failed (%s judge; last: %s: %s); counted in judge_failure, "
+                        "not cached: a rerun asks again", category.lower(), len(failed), len(members), config.judge, failed[-1],
+                        [verdicts[n]["error"] for n in members if verdicts[n]["judge_failure"]][-1])
     for category in dict.fromkeys(item["category"] for item in items):
         members = [n for n, item in enumerate(items) if item["category"] == category]
         first = items[members[0]]["judge"]

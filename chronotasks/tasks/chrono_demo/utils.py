@@ -3,6 +3,7 @@
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import doc_images, make_process_docs, scores_image_failures
 from chronotasks.extraction import read_answer
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 from chronotasks.scoring import exact_match
 from chronotasks.prompts import render
 

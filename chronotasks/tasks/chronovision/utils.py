@@ -16,6 +16,7 @@ from chronotasks.benchmarks.chronovision.grayscale import trial_image
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, benchmark_dir, doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
+from chronotasks.failures import mean_unless_failed, unless_failed  # noqa: F401  (mean_unless_failed: the YAMLs' aggregation of scores)
 from chronotasks.scoring import extract_json, kendall_tau, mean, within_k
 from chronotasks.scoring.composite import news_score, shortcut_score
 from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
@@ -214,6 +215,7 @@ def news_multimodal_process_results(doc, results):
 
 # ---- aggregations --------------------------------------------------------------------------
 def _share(fraction):
+    @unless_failed
     def agg(values):
         return fraction * mean(values)
     return agg
@@ -223,18 +225,21 @@ def _group_acc(field, value):
     def agg(items):
         return mean([i["correct"] for i in items if i[field] == value])
     agg.__name__ = f"acc_{field}_{value}"
-    return agg
+    return unless_failed(agg)
 
 
 def mae(values):
+    """Over the replies that gave a year (an unreadable one has no error): NaN when none did."""
     return mean(values)
 
 
 # period / year distance (chronotasks/scoring/period_distance.py): over the answered records; chance over all
-period_distance, period_bias, period_distance_chance, period_bias_chance = distance, bias, chance_distance, chance_bias
-year_bias, MAE_chance, year_bias_chance = bias, chance_distance, chance_bias
+period_distance, period_bias, year_bias = unless_failed(distance), unless_failed(bias), unless_failed(bias)  # NaN for a failed task
+period_distance_chance, period_bias_chance = chance_distance, chance_bias   # properties of the questions
+MAE_chance, year_bias_chance = chance_distance, chance_bias
 
 
+@unless_failed
 def tau_50(values):
     return 50.0 * (1.0 + mean(values))
 
@@ -243,11 +248,13 @@ loc_share = _share(1 / 6)                   # S_A/3 = (ACC_A + (1+τ)/2) / 6
 multimodal_share = _share(1 / 6)            # S_N/3 = (ACC_Y(1-MAE/80) + ACC_M) / 6
 
 
+@unless_failed
 def sort_share(values):
     """(1+τ_level)/2 / 6 / 2: τ of S_A is the mean of the intra and cross levels (500 records each)."""
     return (1.0 + mean(values)) / 2.0 / 12.0
 
 
+@unless_failed
 def news_year_share(items):
     """The year part of S_N/3: news_score with ACC_M = 0 (the multimodal task adds its own share)."""
     return news_score(mean([i["correct"] for i in items]), mean([i["error"] for i in items]), 0.0) / 3.0
@@ -258,9 +265,10 @@ def _shortcut_metric(name, category=None):
         where = {"category": category} if category else {}
         return shortcut_metrics(items, **where)[name]
     agg.__name__ = f"{name}_{category or 'all'}"
-    return agg
+    return unless_failed(agg)
 
 
+@unless_failed
 def shortcut_share(items):
     m = shortcut_metrics(items)
     return shortcut_score(m["ACC_B"], m["delta_ACC"]) / 3.0
@@ -272,7 +280,7 @@ def _bin_metric(kind, label):
         if kind == "n":
             return float(len(chosen))
         return mean([i[{"acc": "exact", "within1": "w1", "within3": "w3"}[kind]] for i in chosen])
-    return agg
+    return agg if kind == "n" else unless_failed(agg)
 
 
 def sum_of_shares(metrics, sizes, weight_by_size=False):

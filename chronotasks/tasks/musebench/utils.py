@@ -12,6 +12,7 @@ from __future__ import annotations
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs, make_process_docs, scores_image_failures
 from chronotasks.extraction import read_answer
+from chronotasks.failures import unless_failed
 from chronotasks.scoring import anls, mean
 from chronotasks.scoring.chinese_periods import dynasty_of
 from chronotasks.scoring.retrieval import hit_rank, parse_ranking, recall_at
@@ -121,6 +122,12 @@ def score_palace(items): return _vqa_score(items, "palace")
 def score_npm(items): return _vqa_score(items, "npm")
 
 
+VQA_AGGREGATIONS = ("vqa_bertscore", "vqa_anls", "vqa_score", "vqa_accuracy_agg", "vqa_period_accuracy", "vqa_author_accuracy",
+                    *(f"{m}_{k}" for m in ("bertscore", "anls", "score") for k in ("zhejiang", "palace", "npm")))
+for _name in VQA_AGGREGATIONS:  # NaN for a failed task (chronotasks/failures.py)
+    globals()[_name] = unless_failed(globals()[_name])
+
+
 # -- Cultural Retrieval ---------------------------------------------------------------------
 def retrieval_doc_to_text(doc, lmms_eval_specific_kwargs=None):
     return doc["query_text"]  # the text query (T2I); empty for image queries (I2T)
@@ -152,4 +159,6 @@ def recall_at_5_npm(items): return _recall(items, 5, "npm")
 def recall_at_10_npm(items): return _recall(items, 10, "npm")
 
 
-
+RECALL_AGGREGATIONS = tuple(f"recall_at_{k}{suffix}" for k in (1, 5, 10) for suffix in ("", "_zhejiang", "_palace", "_npm"))
+for _name in RECALL_AGGREGATIONS:  # NaN for a failed task (chronotasks/failures.py)
+    globals()[_name] = unless_failed(globals()[_name])

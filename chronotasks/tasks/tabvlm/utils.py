@@ -9,8 +9,8 @@ from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, BY_TASK, PERI
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
+from chronotasks.failures import mean_present_unless_failed, mean_unless_failed, unless_failed  # noqa: F401  (the YAMLs' aggregations of scores: NaN for a failed task)
 from chronotasks.scoring import exact_match, exact_set_match, jaccard, kendall_tau, multilabel_f1
-from chronotasks.scoring.aggregation import mean_present  # noqa: F401  (the per-period metrics' YAML aggregation)
 from chronotasks.scoring.ordering import has_ties, rank_consistent_match
 from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
 from chronotasks.prompts import render
@@ -97,7 +97,8 @@ def period_offset(doc, pred):
 
 
 # aggregations of the period-distance items (means over the answered replies; chance over all records)
-period_distance, period_bias, period_distance_chance, period_bias_chance = distance, bias, chance_distance, chance_bias
+period_distance, period_bias = unless_failed(distance), unless_failed(bias)   # NaN for a failed task
+period_distance_chance, period_bias_chance = chance_distance, chance_bias        # a property of the questions
 
 
 def count(values):

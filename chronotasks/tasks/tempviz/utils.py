@@ -7,6 +7,7 @@ from chronotasks.benchmarks.tempviz import task_file
 from chronotasks.benchmarks.tempviz.judging import remember_task_kwargs, reply_item, verdict_summary
 from chronotasks.data.loading import make_process_docs
 from chronotasks.data.origin import origin_of
+from chronotasks.failures import failed_metrics
 from chronotasks.scoring import mean
 
 _REQUIRED = ("id", "category", "prompt", "temporal_cue")
@@ -32,8 +33,19 @@ def process_results(doc, results):
     return {**{name: item for name in METRICS}, **origin_of(doc)}
 
 
-def acceptance(items): return mean(verdict_summary(items)["acceptance"])
-def score(items): return mean(verdict_summary(items)["score"])
+def _unless_failed(metric):
+    """A task's figure from its verdicts, NaN when more than the threshold share of its samples got
+    no judgement (judge_failure, judge_parse_failure, generation_failure; chronotasks/failures.py)."""
+    def aggregate(items):
+        summary = verdict_summary(items)
+        failures = {name: mean(summary[name]) for name in ("judge_failure", "judge_parse_failure", "generation_failure")}
+        return float("nan") if failed_metrics(failures) else mean(summary[metric])
+    aggregate.__name__ = metric
+    return aggregate
+
+
+acceptance = _unless_failed("acceptance")
+score = _unless_failed("score")
 def judge_parse_failure(items): return mean(verdict_summary(items)["judge_parse_failure"])
 def judge_failure(items): return mean(verdict_summary(items)["judge_failure"])
 def generation_failure(items): return mean(verdict_summary(items)["generation_failure"])

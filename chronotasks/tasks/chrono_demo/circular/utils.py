@@ -2,6 +2,7 @@
 of each question's options (chronotasks/tasks/variants.py)."""
 
 from chronotasks.data.circular import make_circular_process_docs
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 from chronotasks.tasks.chrono_demo import utils as base
 from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAML names)
     choice_from_options,

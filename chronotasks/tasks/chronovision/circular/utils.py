@@ -2,6 +2,7 @@
 rotation of each artifact's five dynasty options (chronotasks/tasks/variants.py)."""
 
 from chronotasks.data.circular import make_circular_process_docs
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 from chronotasks.tasks.chronovision import utils as base
 from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAML names)
     choice_from_options,

@@ -4,6 +4,7 @@ Period): the base tasks' hooks (../utils.py) around every rotation of each quest
 option, and so do its period and catalog metadata."""
 
 from chronotasks.data.circular import make_circular_process_docs
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 from chronotasks.tasks.tabvlm import utils as base
 from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAMLs name)
     choice_rate_A,

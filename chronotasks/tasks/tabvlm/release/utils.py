@@ -24,6 +24,7 @@ from chronotasks.scoring.release_tabvlm import gold_indices, release_score
 from chronotasks.tasks.tabvlm import utils as base
 from chronotasks.tasks.tabvlm.utils import (  # noqa: F401  (aggregations the YAMLs name)
     count,
+    mean_unless_failed,
     period_bias,
     period_bias_chance,
     period_distance,
