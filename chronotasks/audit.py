@@ -155,13 +155,15 @@ def write_csv(tasks: dict[str, TaskAudit], path: Path, top: int) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     with tmp.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["task", "row", "samples", "rules", "llm_extracted", "unreadable", "rate", "judge_failures", "count", "reply"])
+        header = ["task", "row", "samples", "rules", "llm_extracted", "unreadable", "rate", "judge_failures", "count", "reply"]
+        writer.writerow(header)
         for name, t in sorted(tasks.items()):
             rate = "" if t.failure_rate is None else f"{t.failure_rate:.4f}"
             llm = t.by_llm if t.extractor else ""
             writer.writerow([name, "task", t.samples, t.by_rules, llm, t.failures, rate, t.judge_failures, "", ""])
             for reply, count in t.unread.most_common(top):
-                writer.writerow([name, "unreadable_reply", "", "", "", "", "", count, reply])
+                # the task row's counts left empty: count and reply in their own columns
+                writer.writerow([name, "unreadable_reply"] + [""] * (len(header) - 4) + [count, reply])
     tmp.replace(path)
 
 

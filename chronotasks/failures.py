@@ -89,17 +89,25 @@ def failure_of(result: Mapping[str, Any]) -> str | None:
     return next((name for name in FAILURE_METRICS if _number(result.get(name)) and result[name] >= 0.5), None)
 
 
+RELEASE_SUFFIX = "_release"
+"""Metrics named ``*_release`` are the release code's reading of the same reply (DESIGN.md, "Two
+readings"). ``parse_failure`` says *our* reading found no answer; the release code has its own rule
+for such replies (it reads something, or leaves the reply out of its denominator), so a parse
+failure does not mark them. Image, judge and generation failures mark them like every score."""
+
+
 def mark_failures(result: dict[str, Any]) -> dict[str, Any]:
     """One sample's ``process_results`` output with every score of a failed sample marked
     (numbers as ``FailedScore``, item dicts with ``"failed"``; one copy per shared item); the
-    failure metrics themselves, text and None are left as they are."""
+    failure metrics themselves, text and None are left as they are, and so are the release
+    readings (``*_release``) when the failure is our parse failure (``RELEASE_SUFFIX``)."""
     cause = failure_of(result)
     if cause is None:
         return result
     copies: dict[int, dict[str, Any]] = {}
     marked: dict[str, Any] = {}
     for key, value in result.items():
-        if key in FAILURE_METRICS or isinstance(value, bool):
+        if key in FAILURE_METRICS or isinstance(value, bool) or (cause == "parse_failure" and key.endswith(RELEASE_SUFFIX)):
             marked[key] = value
         elif isinstance(value, (int, float)):
             marked[key] = FailedScore(value, cause)
@@ -165,5 +173,5 @@ def task_failure_rates(task_result: Mapping[str, Any]) -> dict[str, float]:
     return rates
 
 
-__all__ = ["DEFAULT_MAX_FAILURE", "FAILURE_METRICS", "MAX_FAILURE_ENV", "FailedScore", "failed_metrics", "failure_of",
+__all__ = ["DEFAULT_MAX_FAILURE", "FAILURE_METRICS", "MAX_FAILURE_ENV", "RELEASE_SUFFIX", "FailedScore", "failed_metrics", "failure_of",
            "item_failure_rates", "mark_failures", "max_failure_rate", "mean_present_unless_failed", "mean_unless_failed", "task_failure_rates", "unless_failed"]

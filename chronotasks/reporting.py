@@ -181,8 +181,10 @@ def is_demo(origins: set[str] | None) -> bool:
     return bool(origins) and DEMO_ORIGIN in origins
 
 
-# failure metric -> its column in a report table
-HEALTH_COLUMNS = {"parse_failure": "parse fail", "image_failure": "image fail", "judge_failure": "judge fail"}
+# failure metric -> its column in a report table (one for each of FAILURE_METRICS)
+HEALTH_COLUMNS = {"parse_failure": "parse fail", "image_failure": "image fail", "judge_failure": "judge fail",
+                  "judge_parse_failure": "judge reply unread", "generation_failure": "no image"}
+assert set(HEALTH_COLUMNS) == set(FAILURE_METRICS), "every failure metric needs its report column"
 
 
 def pooled_health(runs: Iterable[RunResults], tasks: Iterable[str],

@@ -20,7 +20,7 @@ import pytest
 
 from chronotasks.check import last_error
 from chronotasks.cli import main
-from chronotasks.failures import MAX_FAILURE_ENV, FailedScore, mean_unless_failed
+from chronotasks.failures import MAX_FAILURE_ENV, FailedScore, mark_failures, mean_unless_failed
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,6 +51,19 @@ def test_under_the_threshold_failed_samples_score_zero_over_it_the_figure_is_nan
     assert math.isnan(mean_unless_failed([r["accuracy"] for r in most]))   # 3 of 4 failed
     monkeypatch.setenv(MAX_FAILURE_ENV, "0.8")
     assert mean_unless_failed([r["accuracy"] for r in most]) == 0.25
+
+
+def test_our_parse_failure_leaves_the_release_reading_standing_an_image_failure_does_not():
+    """'{"answer": "1 or 2"}': we read no answer, the release's shortcut script reads 1. The
+    release reading is a result of its own (its rules decide what it reads); an image that could
+    not be opened fails both readings."""
+    unread = {"ACC_B": {"correct": 0.0, "condition": "color"}, "ACC_B_release": {"correct": 1.0, "condition": "color"},
+              "composite_S_release": 0.5, "parse_failure": 1.0, "image_failure": 0.0}
+    marked = mark_failures(unread)
+    assert marked["ACC_B"]["failed"] == "parse_failure"
+    assert "failed" not in marked["ACC_B_release"] and not isinstance(marked["composite_S_release"], FailedScore)
+    no_image = mark_failures({**unread, "parse_failure": 0.0, "image_failure": 1.0})
+    assert no_image["ACC_B_release"]["failed"] == "image_failure" == no_image["composite_S_release"].cause
 
 
 def test_a_failed_task_makes_its_group_nan_in_lmms_evals_own_group_mean():

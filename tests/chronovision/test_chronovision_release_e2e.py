@@ -4,6 +4,7 @@ reported by one run, checked against counts from the logged gold answers."""
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -28,16 +29,16 @@ def test_a_hedging_model_is_read_differently(demo_root, lmms_eval_runner, tmp_pa
             right = sum(r["target"] == "1" for r in trials)
             assert 0 < right < len(trials)
             assert results[task][f"{metric}_release,none"] == pytest.approx(right / len(trials)), (task, metric)
-            assert results[task][f"{metric},none"] == 0.0
+            assert math.isnan(results[task][f"{metric},none"])      # ours: every reply unreadable, a failed task
         delta = results[task]["ACC_1_release,none"] - results[task]["ACC_2_release,none"]
         assert results[task]["delta_ACC_release,none"] == pytest.approx(delta)
         assert results[task]["parse_failure,none"] == 1.0
     rows = samples["chronovision_news_multimodal"]
     right = sum(r["target"] in ("1", "2") for r in rows)
     assert results["chronovision_news_multimodal"]["ACC_M_release,none"] == pytest.approx(right / len(rows))
-    assert results["chronovision_news_multimodal"]["ACC_M,none"] == 0.0
+    assert math.isnan(results["chronovision_news_multimodal"]["ACC_M,none"])
     year = results["chronovision_news_year"]
-    assert year["ACC_Y_release,none"] == 0.0 == year["ACC_Y,none"]
+    assert year["ACC_Y_release,none"] == 0.0 and math.isnan(year["ACC_Y,none"])
 
 
 @pytest.mark.slow
