@@ -13,23 +13,27 @@ text for an image corpus. The reply to each request is JSON ``{"ranked": [ids, b
 - Model: ``AutoModel`` + ``AutoProcessor`` (CLIPModel, ChineseCLIPModel, any model with
   ``get_text_features`` / ``get_image_features``), loaded with ``from_pretrained(pretrained)``;
   tested with tiny CLIPModel and ChineseCLIPModel checkpoints.
-- Corpus: embedded once per (model, corpus file content, settings) in batches with a progress
-  bar, L2-normalised, cached on disk as ``.npy`` (``cache_dir``, default ``default_cache_dir()``;
-  reruns and other tasks that share the corpus reuse it) and indexed with faiss ``IndexFlatIP`` (exact cosine); on a GPU
-  when the model runs on CUDA and faiss has GPU support (``faiss_gpu=auto``, the default;
-  ``faiss_gpu=false`` keeps it on the CPU).
-- Queries: embedded ``embed_batch_size`` at a time, ranked ``search_block`` (16,384) at a time:
-  one faiss call per block, as fast as one call for all queries, memory bounded
-  (``SEARCH_BLOCK``; ``perf/musebench_retrieval_scaling.py`` measures it at MuseBench scale).
+- Each image and text embedded once: the vectors of single items (a corpus text, an artifact
+  view, a query image or text) are kept by ``embedding_store.EmbeddingStore`` under the model
+  (``cache_dir``, default ``default_cache_dir()``), keyed by the image file (path, size, mtime) or
+  the text, and shared by every task of a run and by later runs: a view that is a query of the
+  three image-to-text tasks and a view of the image corpus is encoded once. The log line at the
+  end of ``generate_until`` says how many items were encoded of those requested.
+- Ranking: faiss ``IndexFlatIP`` (exact cosine) over the corpus, on a GPU when the model runs on
+  CUDA and faiss has GPU support (``faiss_gpu=auto``, the default; ``faiss_gpu=false`` keeps it on
+  the CPU); queries searched ``search_block`` (16,384) at a time: one faiss call per block, as
+  fast as one call for all queries, memory bounded (``SEARCH_BLOCK``). The query documents are
+  read as columns, replies are the corpus ids' JSON strings joined, so what a query costs beyond
+  faiss is a few microseconds (``perf/musebench_retrieval_scaling.py`` times it through
+  ``generate_until`` at MuseBench scale).
 - Multi-view artifacts (image corpus): each view embedding is L2-normalised, the views of an
   artifact are averaged and the mean is L2-normalised again (``scoring.retrieval.pool_views``);
-  images are streamed ``batch_size`` at a time, and views are summed into a per-artifact
-  accumulator, so memory is O(artifacts × dim) whatever the number of images.
+  views are taken ``CORPUS_CHUNK`` at a time and summed into a per-artifact accumulator.
 - Texts longer than the text encoder's window are truncated (``max_text_length``).
-- Several processes (``torchrun`` / ``accelerate launch``): each embeds the corpus it needs (or
-  reads it from the shared cache) and answers its own shard of the queries; cache files are written
-  under a name unique to the writer and renamed into place (``launcher.write_atomically``), ids
-  before vectors, so concurrent writers and readers never see a partial file.
+- Several processes (``torchrun`` / ``accelerate launch``): each embeds the corpus items it needs
+  (or reads them from the shared store) and answers its own shard of the queries; store shards are
+  written under a name unique to the writer and renamed into place (``launcher.write_atomically``),
+  keys before vectors, so concurrent writers and readers never see a partial file.
 """
 
 from __future__ import annotations
@@ -38,18 +42,19 @@ import hashlib
 import json
 import os
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from lmms_eval.api.instance import Instance
+from loguru import logger as eval_logger
 from tqdm import tqdm
 
-from chronotasks.data.fetch import sha256_of
 from chronotasks.data.locations import cache_home
+from chronotasks.model_shims.embedding_store import EmbeddingStore, file_key, text_key
+from chronotasks.model_shims.launcher import LauncherModel
 from chronotasks.scoring.retrieval import l2_normalize
-from chronotasks.model_shims.launcher import LauncherModel, write_atomically
 
 
 def default_cache_dir() -> Path:
@@ -64,6 +69,22 @@ rows per BLAS product), so one call per 16k queries runs as fast as one call for
 (perf/musebench_retrieval_scaling.py), while memory stays bounded: the block's query vectors
 (16,384 x dim x 4 bytes: 32 MiB at dim 512), its top-k results (16,384 x k x 12 bytes) and faiss's
 own tiles (about 16 MiB), whatever the number of queries."""
+
+
+CORPUS_CHUNK = 4096
+"""Corpus items asked of the store at a time (a progress step; memory for one chunk's vectors)."""
+QUERY_FIELDS = ("id", "corpus", "corpus_modality", "corpus_root", "images")
+"""The query documents' fields chrono_embed reads."""
+
+
+def shows_its_file(doc_to_visual) -> bool:
+    """Whether a task's ``doc_to_visual`` shows a document's image files as they are (the plain
+    loader ``doc_images``; lmms-eval passes the task's method, whose config holds the function): then
+    an image query is keyed by its file in the store; any other function may show other pixels."""
+    from chronotasks.data.loading import doc_images
+
+    function = getattr(getattr(getattr(doc_to_visual, "__self__", None), "config", None), "doc_to_visual", doc_to_visual)
+    return function is doc_images
 
 
 def build_index(vectors: np.ndarray, device: str | None = None, use_gpu: str | bool = "auto"):
@@ -103,36 +124,6 @@ def search(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     return index.search(np.ascontiguousarray(queries, dtype=np.float32), k)
 
 
-def rank_in_blocks(index, batches: Iterable[tuple[list[Any], np.ndarray]], k: int,
-                   block: int = SEARCH_BLOCK) -> Iterator[tuple[list[Any], np.ndarray]]:
-    """Rank streamed query batches in blocks: one faiss search per ``block`` queries.
-
-    ``batches`` yields ``(owners, vectors)`` as the encoder produces them (a few dozen queries
-    each); they are copied into one ``block x dim`` buffer, which is searched when full (and once
-    more for the rest). Yields ``(owners, top-k corpus indices)`` per block, in input order; the
-    rankings are those of one search over all queries.
-    """
-    buffer: np.ndarray | None = None
-    owners: list[Any] = []
-    for batch_owners, vectors in batches:
-        vectors = np.asarray(vectors, dtype=np.float32)
-        if len(batch_owners) != len(vectors):
-            raise ValueError(f"{len(batch_owners)} owners for {len(vectors)} query vectors")
-        if buffer is None:
-            buffer = np.empty((block, vectors.shape[1]), np.float32)
-        done = 0
-        while done < len(vectors):
-            take = min(block - len(owners), len(vectors) - done)
-            buffer[len(owners):len(owners) + take] = vectors[done:done + take]
-            owners.extend(batch_owners[done:done + take])
-            done += take
-            if len(owners) == block:
-                yield owners, search(index, buffer, k)[1]
-                owners = []
-    if owners:
-        yield owners, search(index, buffer[:len(owners)], k)[1]
-
-
 class ChronoEmbed(LauncherModel):
     def __init__(self, pretrained: str, embed_batch_size: int = 32, device: str | None = None, top_k: int = 10,
                  cache_dir: str | None = None, max_text_length: int | None = None, dtype: str = "float32",
@@ -161,6 +152,7 @@ class ChronoEmbed(LauncherModel):
         tok_max = getattr(getattr(self.processor, "tokenizer", None), "model_max_length", None) or window
         self.max_text_length = int(max_text_length or min(window, tok_max))
         self._indexes: dict[tuple[str, str], tuple[list[str], Any]] = {}
+        self._store: EmbeddingStore | None = None
 
     # -- encoders ---------------------------------------------------------------------------
     def _features(self, output) -> np.ndarray:
@@ -196,39 +188,63 @@ class ChronoEmbed(LauncherModel):
         with self._torch.no_grad():
             return l2_normalize(self._features(self.model.get_image_features(**inputs)))
 
-    # -- corpus -----------------------------------------------------------------------------
-    def _cache_key(self, corpus: Path, modality: str) -> str:
-        model_id = self.pretrained
-        config = Path(self.pretrained) / "config.json"
-        if config.is_file():
-            model_id += "|" + hashlib.sha256(config.read_bytes()).hexdigest()
-            weights = sorted(Path(self.pretrained).glob("*.safetensors")) + sorted(Path(self.pretrained).glob("*.bin"))
-            model_id += "|" + "|".join(f"{w.name}:{w.stat().st_size}:{int(w.stat().st_mtime)}" for w in weights)
-        blob = json.dumps([model_id, sha256_of(corpus), modality, self.max_text_length, "mean-of-normalised-views", 1])
-        return hashlib.sha256(blob.encode()).hexdigest()[:32]
+    # -- items: each embedded once under this model (EmbeddingStore) ------------------------------
+    def _model_key(self) -> str:
+        """The model as the cache knows it: its name or folder, and for a folder the content of its
+        JSON files (config, processor, tokenizer) and the size and time of its weight files."""
+        parts = [self.pretrained]
+        folder = Path(self.pretrained)
+        if folder.is_dir():
+            parts += [f"{p.name}:{hashlib.sha256(p.read_bytes()).hexdigest()}" for p in sorted(folder.glob("*.json"))]
+            parts += [f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}"
+                      for w in sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin"))]
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]
 
+    @property
+    def store(self) -> EmbeddingStore:
+        if self._store is None:
+            self._store = EmbeddingStore(self.cache_dir / self._model_key())
+        return self._store
+
+    def text_vectors(self, texts: list[str]) -> np.ndarray:
+        """Embeddings of ``texts`` (each distinct text encoded once, ever, under this model)."""
+        return self.store.vectors("text", [text_key(t, self.max_text_length) for t in texts],
+                                  lambda missing: self.embed_texts([texts[n] for n in missing]))
+
+    def image_vectors(self, keys: list[str | None], load: Callable[[list[int]], list]) -> np.ndarray:
+        """Embeddings of images by key; ``load(positions)`` gives the PIL images of the missing ones,
+        which are encoded ``embed_batch_size`` at a time."""
+
+        def encode(missing: list[int]) -> np.ndarray:
+            out = [self.embed_images(load(missing[s:s + self.batch_size_per_gpu]))
+                   for s in range(0, len(missing), self.batch_size_per_gpu)]
+            return np.concatenate(out)
+
+        return self.store.vectors("image", keys, encode)
+
+    # -- corpus -----------------------------------------------------------------------------
     def corpus_embeddings(self, corpus: Path, modality: str, root: Path) -> tuple[list[str], np.ndarray]:
-        """Ids and L2-normalised embeddings of a corpus file (from the disk cache when present)."""
+        """Ids and L2-normalised embeddings of a corpus file: texts, or artifacts as the normalised
+        mean of their views' embeddings (``scoring.retrieval.pool_views``), views taken from the store."""
         from chronotasks.data.loading import open_image, read_jsonl
 
-        key = self._cache_key(corpus, modality)
-        vec_path, ids_path = self.cache_dir / f"{key}.npy", self.cache_dir / f"{key}.ids.json"
-        if vec_path.is_file() and ids_path.is_file():
-            return json.loads(ids_path.read_text()), np.load(vec_path)
         rows = read_jsonl(corpus)
         ids = [str(r["id"]) for r in rows]
         if modality == "text":
-            vectors = self.embed_texts([r["text"] for r in tqdm(rows, desc=f"embed texts {corpus.name}", disable=self.rank != 0)])
+            texts = [r["text"] for r in rows]
+            vectors = np.concatenate([self.text_vectors(texts[s:s + CORPUS_CHUNK])
+                                      for s in tqdm(range(0, len(texts), CORPUS_CHUNK), desc=f"embed texts {corpus.name}",
+                                                    disable=self.rank != 0)]) if texts else np.zeros((0, 1), np.float32)
         elif modality == "image":
-            views = [(i, str((root / p).resolve()), r["id"]) for i, r in enumerate(rows) for p in r["images"]]
+            views = [(i, str(root / p), r["id"]) for i, r in enumerate(rows) for p in r["images"]]
             sums, counts = None, np.zeros(len(rows), np.int64)
-            for start in tqdm(range(0, len(views), self.batch_size_per_gpu), desc=f"embed images {corpus.name}",
-                              disable=self.rank != 0):
-                batch = views[start:start + self.batch_size_per_gpu]
-                emb = self.embed_images([open_image(path, rid, "images") for _, path, rid in batch])
+            for start in tqdm(range(0, len(views), CORPUS_CHUNK), desc=f"embed images {corpus.name}", disable=self.rank != 0):
+                chunk = views[start:start + CORPUS_CHUNK]
+                emb = self.image_vectors([file_key(path) for _, path, _ in chunk],
+                                         lambda missing, chunk=chunk: [open_image(chunk[n][1], chunk[n][2], "images") for n in missing])
                 if sums is None:
                     sums = np.zeros((len(rows), emb.shape[1]), np.float32)
-                idx = np.array([i for i, _, _ in batch])
+                idx = np.array([i for i, _, _ in chunk])
                 np.add.at(sums, idx, emb)
                 np.add.at(counts, idx, 1)
             if sums is None or (counts == 0).any():
@@ -237,60 +253,82 @@ class ChronoEmbed(LauncherModel):
             vectors = l2_normalize(sums / counts[:, None])
         else:
             raise ValueError(f"unknown corpus modality {modality!r} (expected 'text' or 'image')")
-        # ids first: a reader takes the cache only when the vectors are there, so both are complete
-        write_atomically(ids_path, lambda handle: handle.write(json.dumps(ids).encode()))
-        write_atomically(vec_path, lambda handle: np.save(handle, vectors))
+        self.store.flush()
         return ids, vectors
 
     def _index(self, corpus: str, modality: str, root: str):
         key = (corpus, modality)
         if key not in self._indexes:
             ids, vectors = self.corpus_embeddings(Path(corpus), modality, Path(root))
-            self._indexes[key] = (ids, build_index(vectors, self.device_name, self.faiss_gpu))
+            # each id as JSON once: a reply is these strings joined (what json.dumps writes, ensure_ascii=False)
+            self._indexes[key] = ([json.dumps(i, ensure_ascii=False) for i in ids], build_index(vectors, self.device_name, self.faiss_gpu))
         return self._indexes[key]
 
     # -- lmms-eval API ----------------------------------------------------------------------
-    def generate_until(self, requests: list[Instance]) -> list[str]:
-        replies: list[str | None] = [None] * len(requests)
-        groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
-        docs = []
-        for n, request in enumerate(requests):
-            _, _, _, doc_id, task, split = request.args[:6]
-            doc = self.task_dict[task][split][doc_id]
-            docs.append(doc)
-            for field in ("corpus", "corpus_modality"):
-                if not doc.get(field):
-                    raise ValueError(f"chrono_embed: task {task!r} doc {doc.get('id')!r} has no {field!r}; it answers retrieval tasks only")
-            groups[(doc["corpus"], doc["corpus_modality"], doc.get("corpus_root") or str(Path(doc["corpus"]).parent))].append(n)
-        progress = tqdm(total=len(requests), desc="chrono_embed queries", disable=self.rank != 0)
-        for (corpus, modality, root), members in groups.items():
-            ids, index = self._index(corpus, modality, root)
-            batches = self._query_batches(requests, docs, members, modality, progress)
-            for owners, found in rank_in_blocks(index, batches, self.top_k, self.search_block):
-                for n, row in zip(owners, found):
-                    replies[n] = json.dumps({"ranked": [ids[j] for j in row if j >= 0]}, ensure_ascii=False)
-                    self.cache_hook.add_partial("generate_until", requests[n].args, replies[n])
-        progress.close()
-        return [r if r is not None else "" for r in replies]
+    def _doc_columns(self, task: str, split: str, doc_ids: list[int]) -> dict[str, list]:
+        """The query documents' fields as columns, read in one pass (not a ``datasets`` row per query)."""
+        docs = self.task_dict[task][split]
+        if hasattr(docs, "select_columns"):          # a datasets.Dataset, as lmms-eval gives it
+            wanted = [c for c in QUERY_FIELDS if c in docs.column_names]
+            table = docs.select_columns(wanted).with_format("arrow")[0:len(docs)].take(doc_ids)   # a slice applies any indices mapping
+            return {c: table.column(c).to_pylist() for c in wanted}
+        rows = [docs[n] for n in doc_ids]
+        return {c: [row.get(c) for row in rows] for c in QUERY_FIELDS}
 
-    def _query_batches(self, requests: list[Instance], docs: list[dict], members: list[int], modality: str,
-                       progress) -> Iterator[tuple[list[int], np.ndarray]]:
-        """(request numbers, query embeddings) of ``members``, ``embed_batch_size`` at a time."""
-        for start in range(0, len(members), self.batch_size_per_gpu):
-            batch = members[start:start + self.batch_size_per_gpu]
-            if modality == "text":  # image queries
-                images = []
-                for n in batch:
-                    doc_images = requests[n].args[2](docs[n])
-                    if len(doc_images) != 1:
-                        raise ValueError(f"chrono_embed: image query {docs[n].get('id')!r} must have exactly one image, "
-                                         f"has {len(doc_images)}")
-                    images.append(doc_images[0])
-                queries = self.embed_images(images)
-            else:  # text queries
-                queries = self.embed_texts([requests[n].args[0] for n in batch])
-            progress.update(len(batch))
-            yield batch, queries
+    def generate_until(self, requests: list[Instance]) -> list[str]:
+        args = [request.args for request in requests]     # (context, gen_kwargs, doc_to_visual, doc_id, task, split)
+        by_task: dict[tuple[str, str], list[int]] = defaultdict(list)
+        for n, arg in enumerate(args):
+            by_task[(arg[4], arg[5])].append(n)
+        groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+        image_keys: list[str | None] = [None] * len(requests)
+        for (task, split), members in by_task.items():
+            columns = self._doc_columns(task, split, [args[n][3] for n in members])
+            for field in ("corpus", "corpus_modality"):
+                values = columns.get(field) or [None] * len(members)
+                if not all(values):
+                    doc_id = (columns.get("id") or [None] * len(members))[next(i for i, v in enumerate(values) if not v)]
+                    raise ValueError(f"chrono_embed: task {task!r} doc {doc_id!r} has no {field!r}; it answers retrieval tasks only")
+            roots = [root or str(Path(corpus).parent) for corpus, root in zip(columns["corpus"], columns.get("corpus_root") or [None] * len(members))]
+            places = list(zip(columns["corpus"], columns["corpus_modality"], roots))
+            if places.count(places[0]) == len(places):     # the usual case: one corpus a task
+                groups[places[0]].extend(members)
+            else:
+                for where, n in zip(places, members):
+                    groups[where].append(n)
+            if shows_its_file(args[members[0]][2]):
+                for n, paths in zip(members, columns.get("images") or [None] * len(members)):
+                    image_keys[n] = file_key(paths[0]) if paths and len(paths) == 1 else None
+        progress = tqdm(total=len(requests), desc="chrono_embed queries", disable=self.rank != 0)
+        replies: list[str] = [""] * len(requests)
+        add_partial = self.cache_hook.add_partial
+        for (corpus, modality, root), members in groups.items():
+            json_ids, index = self._index(corpus, modality, root)
+            for start in range(0, len(members), self.search_block):
+                block = members[start:start + self.search_block]
+                if modality == "image":   # text queries
+                    queries = self.text_vectors([args[n][0] for n in block])
+                else:                     # image queries
+                    queries = self.image_vectors([image_keys[n] for n in block], lambda missing, block=block: [
+                        self._query_image(requests[block[m]]) for m in missing])
+                _, found = search(index, queries, self.top_k)   # k <= corpus size: no -1 padding in a flat index
+                for n, row in zip(block, found.tolist()):
+                    replies[n] = '{"ranked": [' + ", ".join(map(json_ids.__getitem__, row)) + "]}"
+                    add_partial("generate_until", args[n], replies[n])
+                progress.update(len(block))
+        progress.close()
+        self.store.flush()
+        eval_logger.info(f"chrono_embed: {self.store.summary()}")
+        return replies
+
+    def _query_image(self, request: Instance):
+        """The one image of an image query, as the task shows it (lmms-eval's ``doc_to_visual``)."""
+        _, _, doc_to_visual, doc_id, task, split = request.args[:6]
+        doc = self.task_dict[task][split][doc_id]
+        images = doc_to_visual(doc)
+        if len(images) != 1:
+            raise ValueError(f"chrono_embed: image query {doc.get('id')!r} must have exactly one image, has {len(images)}")
+        return images[0]
 
     def generate_until_multi_round(self, requests: list[Instance]) -> list[str]:
         return self.generate_until(requests)

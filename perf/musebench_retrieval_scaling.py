@@ -1,31 +1,35 @@
-"""MuseBench retrieval ranking at the paper's scale (not a test).
+"""MuseBench retrieval at the paper's scale, through ``chrono_embed.generate_until`` (not a test).
 
     PYTHONPATH=. python perf/musebench_retrieval_scaling.py [--queries 128592] [--corpus 29352] [--dim 512]
-        [--threads 1] [--reference-sample 2000] [--old-sample 8192] [--embed-images 256]
+        [--scales 0.125,0.25,0.5,1] [--threads 1] [--repeats 3] [--reference-sample 2000] [--demo-run]
 
-Synthetic unit vectors stand in for embeddings (ranking cost does not depend on what they encode):
---queries image views (128,592 in the paper) against --corpus artifacts (29,352), top-10.
+What a query costs us beyond faiss. For each scale, ``--queries`` x scale image-view queries (128,592
+in the paper: the i2t direction) against ``--corpus`` x scale artifact texts (29,352), top-10:
 
-1. chrono_embed's own path: the queries arrive in encoder batches (``--embed-batch``, as
-   ``_query_batches`` yields them), ``rank_in_blocks`` searches them ``SEARCH_BLOCK`` at a time,
-   and each reply is written as chrono_embed writes it (``{"ranked": [ids]}`` JSON);
-2. one faiss call: ``IndexFlatIP.search`` over all queries at once (the library's best);
-3. the former path (one faiss call per encoder batch) on --old-sample queries, per query;
-4. the numpy brute force (``scoring.retrieval.brute_force_rank``, which builds the whole
-   queries x corpus matrix: ~15 GB at full scale) on --reference-sample random queries, checked
-   against the faiss rankings of the same queries.
+1. chrono_embed's path: ``ChronoEmbed.generate_until`` on lmms-eval ``Instance`` requests over a
+   ``datasets`` table of query documents (as lmms-eval hands them over after process_docs), each
+   query a real image file on disk. The embeddings are already in the item store (the model is
+   not what is timed): the call reads the documents as columns, keys each image by its file
+   (``os.stat``), takes the vectors from the store, searches in blocks and writes the JSON replies.
+   The store's one-off load and the corpus index build are timed apart;
+2. one faiss call: ``IndexFlatIP.search`` over the same query vectors at once (the library's best).
 
-Prints the ratio (1) / (2); done when it is <= 1.2. Peak RSS growth is measured around (1) and (2). --embed-images also times the corpus
-embedding of a tiny Chinese-CLIP on this CPU (images/s; a real CLIP is far slower per image).
+Prints the ratio (1) / (2) per scale (the best of ``--repeats`` for each; done when <= 1.2 at
+every scale) and checks that the rankings are identical. ``--reference-sample`` queries are also
+ranked by the numpy brute force (``scoring.retrieval.brute_force_rank``) and compared.
+``--demo-run`` runs ``lmms-eval --model chrono_embed --tasks musebench_retrieval`` twice on demo
+data (a tiny Chinese-CLIP) and prints chrono_embed's log line: every view and text encoded once
+in the first run, though the three i2t tasks query the views the image corpus holds, and nothing
+in the second.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
-import random
-import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,7 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "tests"))
 
 
 def unit_rows(rng: np.random.Generator, n: int, dim: int, chunk: int = 16384) -> np.ndarray:
@@ -44,118 +49,139 @@ def unit_rows(rng: np.random.Generator, n: int, dim: int, chunk: int = 16384) ->
     return out
 
 
+def tiny_model(folder: Path):
+    from tiny_models import make_tiny_chinese_clip
+
+    return make_tiny_chinese_clip(folder / "clip", ["青釉圆腹圈足"])
+
+
+def one_scale(args, scale: float, model_dir: Path, work: Path) -> dict:
+    import datasets
+    import faiss
+    from lmms_eval.api.instance import Instance
+
+    from chronotasks.data.loading import doc_images, write_jsonl
+    from chronotasks.model_shims.chrono_embed import ChronoEmbed, search
+    from chronotasks.model_shims.embedding_store import EmbeddingStore, file_key, text_key
+    from chronotasks.scoring.retrieval import brute_force_rank
+
+    n_queries, n_corpus = round(args.queries * scale), round(args.corpus * scale)
+    rng = np.random.default_rng(0)
+    corpus, queries = unit_rows(rng, n_corpus, args.dim), unit_rows(rng, n_queries, args.dim)
+    folder = Path(tempfile.mkdtemp(prefix=f"scale{scale}-", dir=work))
+    (folder / "views").mkdir(parents=True)
+    texts = [f"artifact {i}: bronze vessel, Shang dynasty" for i in range(n_corpus)]
+    write_jsonl(folder / "corpus.jsonl", [{"id": f"artifact{i}", "text": t} for i, t in enumerate(texts)])
+    stub = b"\x89PNG\r\n\x1a\n"       # the files are stat'ed, never read: their vectors are in the store
+    paths = [str(folder / "views" / f"{n}.png") for n in range(n_queries)]
+    for path in paths:
+        with open(path, "wb") as handle:
+            handle.write(stub)
+    docs = datasets.Dataset.from_dict({"id": [f"q{n}" for n in range(n_queries)], "images": [[p] for p in paths],
+                                       "corpus": [str(folder / "corpus.jsonl")] * n_queries,
+                                       "corpus_modality": ["text"] * n_queries, "corpus_root": [str(folder)] * n_queries})
+
+    model = ChronoEmbed(pretrained=str(model_dir), cache_dir=str(folder / "cache"), top_k=args.k)
+    seed = EmbeddingStore(model.cache_dir / model._model_key())
+    seed._add([text_key(t, model.max_text_length) for t in texts], corpus)
+    seed._add([file_key(p) for p in paths], queries)
+    seed.flush()
+    del seed
+    start = time.perf_counter()
+    len(model.store)                                                  # the store's one-off load
+    t_load = time.perf_counter() - start
+    start = time.perf_counter()
+    json_ids, index = model._index(str(folder / "corpus.jsonl"), "text", str(folder))   # corpus vectors + index build
+    t_index = time.perf_counter() - start
+    model.task_dict["musebench_retrieval_structural_i2t"] = {"test": docs}
+    requests = [Instance("generate_until", ("", {}, doc_images, n, "musebench_retrieval_structural_i2t", "test"), idx=0,
+                         metadata={"task": "musebench_retrieval_structural_i2t", "doc_id": n, "repeats": 1})
+                for n in range(n_queries)]
+    ours, one = [], []
+    for _ in range(args.repeats):   # alternated, so both see the same moments of a shared machine
+        start = time.perf_counter()
+        replies = model.generate_until(requests)
+        ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        _, found = search(index, queries, args.k)
+        one.append(time.perf_counter() - start)
+    assert sum(model.store.encoded.values()) == 0, model.store.summary()
+    ids = [json.loads(i) for i in json_ids]
+    same = sum(json.loads(r)["ranked"] == [ids[j] for j in row] for r, row in zip(replies, found.tolist()))
+
+    sample = np.sort(rng.choice(n_queries, size=min(args.reference_sample, n_queries), replace=False))
+    ref_scores, ref_idx = brute_force_rank(queries[sample], corpus, args.k)
+    faiss_scores = np.take_along_axis(queries[sample] @ corpus.T, found[sample], axis=1)
+    agree = (ref_idx == found[sample]).all(axis=1)
+    ties_only = np.abs(faiss_scores - ref_scores).max(axis=1) < 1e-5
+    faiss.omp_set_num_threads(args.threads)
+    return {"scale": scale, "queries": n_queries, "corpus": n_corpus, "ours": min(ours), "one": min(one), "same": same,
+            "load": t_load, "index": t_index, "agree": int(agree.sum()), "ties": int((~agree & ties_only).sum()),
+            "real": int((~agree & ~ties_only).sum()), "sample": len(sample)}
+
+
+def demo_run(model_dir: Path, work: Path) -> None:
+    data = work / "demo"
+    env = {**os.environ, "CHRONOTASKS_DATA": str(data), "CHRONOTASKS_CACHE": str(work / "demo_cache"), "HF_HUB_OFFLINE": "1",
+           "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    subprocess.run([sys.executable, "-m", "chronotasks.cli", "demo-data", "--out", str(data), "--benchmarks", "musebench"],
+                   env=env, check=True, capture_output=True)
+    from chronotasks.data.loading import read_jsonl
+    from chronotasks.tasks import TASKS_DIR
+    from tiny_models import make_tiny_chinese_clip
+
+    texts = [r["text"] for s in ("structural", "structural_nl", "descriptive")
+             for r in read_jsonl(data / "musebench" / "retrieval" / f"corpus_text_{s}.jsonl")]
+    clip = make_tiny_chinese_clip(work / "demo_clip", texts)
+    views = {p for a in read_jsonl(data / "musebench" / "retrieval" / "corpus_images.jsonl") for p in a["images"]}
+    print(f"\ndemo data: {len(views)} distinct views, {len(set(texts))} distinct texts")
+    for run in ("first run", "rerun"):
+        proc = subprocess.run([sys.executable, "-m", "lmms_eval", "--model", "chrono_embed", "--model_args", f"pretrained={clip}",
+                               "--tasks", "musebench_retrieval", "--include_path", str(TASKS_DIR), "--output_path", str(work / "demo_out")],
+                              env=env, capture_output=True, text=True, check=False)
+        line = next((ln for ln in (proc.stdout + proc.stderr).splitlines() if "chrono_embed: " in ln and "encoded" in ln), None)
+        print(f"{run}: {line.split('chrono_embed: ', 1)[1] if line else 'no log line (exit ' + str(proc.returncode) + ')'}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--queries", type=int, default=128592)
     parser.add_argument("--corpus", type=int, default=29352)
     parser.add_argument("--dim", type=int, default=512)
     parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--scales", default="0.125,0.25,0.5,1")
     parser.add_argument("--threads", type=int, default=1, help="faiss / BLAS threads")
-    parser.add_argument("--embed-batch", type=int, default=64, help="queries per encoder batch")
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--reference-sample", type=int, default=2000)
-    parser.add_argument("--old-sample", type=int, default=8192)
-    parser.add_argument("--embed-images", type=int, default=256, help="0 skips the corpus-embedding timing")
+    parser.add_argument("--demo-run", action="store_true")
     args = parser.parse_args()
 
     import faiss
     from threadpoolctl import threadpool_limits
 
-    from chronotasks.scoring.retrieval import brute_force_rank
-    from chronotasks.model_shims.chrono_embed import SEARCH_BLOCK, build_index, rank_in_blocks, search
-
     faiss.omp_set_num_threads(args.threads)
     threadpool_limits(args.threads)
-    print(f"machine: {platform.processor() or platform.machine()}, {args.threads} thread(s), "
-          f"faiss {faiss.__version__}, numpy {np.__version__}")
-    rng = np.random.default_rng(0)
-    corpus = unit_rows(rng, args.corpus, args.dim)
-    queries = unit_rows(rng, args.queries, args.dim)
-    ids = [f"artifact{i}" for i in range(args.corpus)]
-    index = build_index(corpus)
-    print(f"{args.queries:,} queries x {args.corpus:,} candidates, dim {args.dim}, top-{args.k}")
-
-    def batches():
-        for s in range(0, args.queries, args.embed_batch):
-            yield list(range(s, min(s + args.embed_batch, args.queries))), queries[s:s + args.embed_batch]
-
-    def peak_mib() -> float:
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-    replies: list[str | None] = [None] * args.queries
-    found_ours = np.empty((args.queries, args.k), np.int64)
-    rss_ours = peak_mib()
-    start = time.perf_counter()
-    for owners, found in rank_in_blocks(index, batches(), args.k, SEARCH_BLOCK):
-        for n, row in zip(owners, found):
-            replies[n] = json.dumps({"ranked": [ids[j] for j in row if j >= 0]}, ensure_ascii=False)
-        found_ours[owners] = found
-    t_ours = time.perf_counter() - start
-    rss_ours = peak_mib() - rss_ours
-
-    rss_one = peak_mib()
-    start = time.perf_counter()
-    _, one_call = search(index, queries, args.k)
-    t_one = time.perf_counter() - start
-    rss_one = peak_mib() - rss_one
-    same = int((found_ours == one_call).all(axis=1).sum())
-
-    n_old = min(args.old_sample, args.queries)
-    start = time.perf_counter()
-    for owners, vectors in batches():
-        if owners[0] >= n_old:
-            break
-        search(index, vectors, args.k)
-    t_old = (time.perf_counter() - start) / n_old * args.queries
-
-    sample = np.sort(rng.choice(args.queries, size=min(args.reference_sample, args.queries), replace=False))
-    start = time.perf_counter()
-    ref_scores, ref_idx = brute_force_rank(queries[sample], corpus, args.k + 1)
-    t_ref = (time.perf_counter() - start) / len(sample) * args.queries
-    agree = (ref_idx[:, :args.k] == one_call[sample]).all(axis=1)
-    # a differing ranking is acceptable only where the scores tie to float32 precision
-    faiss_scores = np.take_along_axis(queries[sample] @ corpus.T, one_call[sample], axis=1)
-    ties_only = np.abs(faiss_scores - ref_scores[:, :args.k]).max(axis=1) < 1e-5
-
-    block_mib = SEARCH_BLOCK * args.dim * 4 / 2**20
-    print("\n| ranking path | seconds | ms / query | vs one faiss call |\n|---|---:|---:|---:|")
-    print(f"| one faiss call, all queries | {t_one:.1f} | {t_one / args.queries * 1e3:.3f} | 1.00 |")
-    print(f"| chrono_embed: encoder batches of {args.embed_batch}, rank_in_blocks ({SEARCH_BLOCK:,}), JSON replies | "
-          f"{t_ours:.1f} | {t_ours / args.queries * 1e3:.3f} | {t_ours / t_one:.2f} |")
-    print(f"| before: one faiss call per encoder batch of {args.embed_batch} (timed on {n_old:,} queries) | "
-          f"{t_old:.1f} | {t_old / args.queries * 1e3:.3f} | {t_old / t_one:.2f} |")
-    print(f"| numpy brute force (timed on {len(sample):,} queries; full matrix would be "
-          f"{args.queries * args.corpus * 4 / 2**30:.1f} GiB) | {t_ref:.1f} | {t_ref / args.queries * 1e3:.3f} | {t_ref / t_one:.2f} |")
-    print(f"\nchrono_embed rankings equal to one faiss call: {same:,} / {args.queries:,}")
-    print(f"numpy reference on {len(sample):,} sampled queries: identical top-{args.k} {int(agree.sum()):,}, "
-          f"differing only within float32 ties {int((~agree & ties_only).sum())}, real differences {int((~agree & ~ties_only).sum())}")
-    print(f"search memory per block: queries {block_mib:.0f} MiB + results {SEARCH_BLOCK * args.k * 12 / 2**20:.1f} MiB "
-          f"+ faiss tiles ~16 MiB; peak RSS grew by {rss_ours:.0f} MiB during chrono_embed's path (its {args.queries:,} JSON "
-          f"replies included) and by {rss_one:.0f} MiB more during the one call; the script holds all query vectors "
-          f"({queries.nbytes / 2**20:.0f} MiB) to compare the paths")
-    ratio = t_ours / t_one
-    print(f"RESULT ratio chrono_embed / one faiss call = {ratio:.2f} (target <= 1.2: {'met' if ratio <= 1.2 else 'NOT met'})")
-
-    if args.embed_images:
-        time_corpus_embedding(args)
-
-
-def time_corpus_embedding(args) -> None:
-    from tiny_models import make_tiny_chinese_clip
-
-    from chronotasks.data.drawing import draw_scene
-    from chronotasks.model_shims.chrono_embed import ChronoEmbed
-
+    print(f"machine: {platform.processor() or platform.machine()}, {args.threads} thread(s), faiss {faiss.__version__}, "
+          f"numpy {np.__version__}; dim {args.dim}, top-{args.k}, best of {args.repeats}")
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        model_dir = make_tiny_chinese_clip(Path(tmp) / "clip", ["青釉圆腹圈足"])
-        model = ChronoEmbed(pretrained=str(model_dir), embed_batch_size=args.embed_batch, cache_dir=str(Path(tmp) / "cache"))
-        r = random.Random(0)
-        images = [draw_scene(r, size=224) for _ in range(args.embed_images)]
-        start = time.perf_counter()
-        for s in range(0, len(images), args.embed_batch):
-            model.embed_images(images[s:s + args.embed_batch])
-        rate = len(images) / (time.perf_counter() - start)
-    print(f"\ncorpus embedding (tiny Chinese-CLIP, CPU, batch {args.embed_batch}): {rate:.1f} images/s; "
-          f"{args.corpus:,} artifacts x 4.38 views: ~{args.corpus * 4.38 / rate:.0f} s (a real CLIP is far slower per image)")
+        work = Path(tmp)
+        model_dir = tiny_model(work)
+        for scale in (float(s) for s in args.scales.split(",")):
+            rows.append(one_scale(args, scale, model_dir, work))
+        print("\n| scale | queries x corpus | one faiss call (s) | generate_until (s) | ms / query beyond faiss | ratio |"
+              " rankings equal | store load (s) | index build (s) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|")
+        for r in rows:
+            print(f"| {r['scale']:g} | {r['queries']:,} x {r['corpus']:,} | {r['one']:.2f} | {r['ours']:.2f} | "
+                  f"{(r['ours'] - r['one']) / r['queries'] * 1e3:.4f} | {r['ours'] / r['one']:.2f} | "
+                  f"{r['same']:,} / {r['queries']:,} | {r['load']:.2f} | {r['index']:.2f} |")
+        for r in rows:
+            print(f"scale {r['scale']:g}: numpy reference on {r['sample']:,} queries: identical top-{args.k} {r['agree']:,}, "
+                  f"differing only within float32 ties {r['ties']}, real differences {r['real']}")
+        worst = max(r["ours"] / r["one"] for r in rows)
+        print(f"RESULT worst ratio generate_until / one faiss call = {worst:.2f} (target <= 1.2: {'met' if worst <= 1.2 else 'NOT met'})")
+        if args.demo_run:
+            demo_run(model_dir, work)
 
 
 if __name__ == "__main__":

@@ -59,6 +59,8 @@ def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dic
     launcher = ["-m", "torch.distributed.run", "--standalone", "--nproc_per_node", str(nproc)] if nproc > 1 else []
     command = [sys.executable, *launcher, "-m", "lmms_eval", *args, "--include_path", str(TASKS_DIR), "--output_path", str(output_path)]
     proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=output_path.parent)
+    output_path.mkdir(parents=True, exist_ok=True)
+    (output_path / "lmms_eval.log").write_text(proc.stdout + proc.stderr, encoding="utf-8")   # what the run printed
     files = sorted(glob.glob(str(output_path / "**" / "*_results.json"), recursive=True))
     if proc.returncode != 0 or not files:
         raise AssertionError(f"lmms-eval failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-6000:]}")

@@ -139,9 +139,12 @@ def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, lmms_e
     if backend == "chrono_constant":
         assert 0 < one["results"]["musebench_vqa"]["bertscore,none"] < 1
     if backend == "chrono_embed":
-        for run_dir in (dir_one, dir_two):  # 2 text corpora + 1 image corpus, ids and vectors; no temporary file left
-            files = sorted(p.name for p in (run_dir / "cache" / "embeddings").iterdir())
-            assert len(files) == 4 and all(not name.startswith(".") for name in files), files
+        for run_dir in (dir_one, dir_two):  # the item store: whole shards (keys and vectors in pairs), no temporary file left
+            (model_folder,) = (run_dir / "cache" / "embeddings").iterdir()
+            files = sorted(p.name for p in model_folder.iterdir())
+            keys = {name.removesuffix(".keys.json") for name in files if name.endswith(".keys.json")}
+            assert keys and {name.removesuffix(".npy") for name in files if name.endswith(".npy")} == keys
+            assert len(files) == 2 * len(keys), files
     if backend.startswith("chrono_diffusers"):   # the same images, byte for byte, whatever the batches' ranks
         images = {run_dir: sorted((run_dir / "images" / "images").rglob("*.png")) for run_dir in (dir_one, dir_two)}
         assert len(images[dir_one]) == {"chrono_diffusers": 3, "chrono_diffusers_batched": 20}[backend]

@@ -49,12 +49,25 @@ def test_retrieval_tasks_with_tiny_chinese_clip(lmms_eval_run, demo_root, tmp_pa
     cache = tmp_path / "cache"
     results = lmms_eval_run("--model", "chrono_embed", "--model_args", f"pretrained={model_dir},embed_batch_size=8",
                             "--tasks", "musebench_retrieval", extra_env={"CHRONOTASKS_CACHE": str(cache)})["results"]
+    (first_log,) = tmp_path.glob("out_*/lmms_eval.log")
+    log = first_log.read_text(encoding="utf-8")
     for setting in ("structural", "structural_nl", "descriptive"):
         for direction in ("i2t", "t2i"):
             r = results[f"musebench_retrieval_{setting}_{direction}"]
             assert r["parse_failure,none"] == 0.0
             assert r["recall@1,none"] <= r["recall@5,none"] <= r["recall@10,none"]
-    assert len(list((cache / "embeddings").glob("*.npy"))) == 4  # 3 text corpora + 1 multi-view image corpus
+    # each view and each text encoded once in the run (the log line), though three i2t tasks query the
+    # views the image corpus holds and the t2i queries are the text corpora's texts
+    artifacts = read_jsonl(bench / "retrieval/corpus_images.jsonl")
+    views = {p for a in artifacts for p in a["images"]}
+    line = next(line for line in log.splitlines() if "chrono_embed: images encoded" in line)
+    assert f"images encoded {len(views)} of " in line, line
+    assert f"texts encoded {len(set(texts))} of " in line, line
+    rerun = lmms_eval_run("--model", "chrono_embed", "--model_args", f"pretrained={model_dir},embed_batch_size=8",
+                          "--tasks", "musebench_retrieval", extra_env={"CHRONOTASKS_CACHE": str(cache)})
+    assert rerun["results"] == results
+    (rerun_log,) = (p.read_text(encoding="utf-8") for p in tmp_path.glob("out_*/lmms_eval.log") if p != first_log)
+    assert "chrono_embed: images encoded 0 of " in rerun_log and "texts encoded 0 of " in rerun_log
 
     # the same numbers from the model directly: numpy brute force, views pooled as documented
     from chronotasks.data.loading import open_image

@@ -55,7 +55,18 @@ def test_clip_model_faiss_ranking_matches_numpy(clip_dir, corpus, tmp_path):
     requests = (_requests(model, "t2i", t2i, lambda d: TEXTS[ids.index(d["id"])], lambda d: [])
                 + _requests(model, "i2t", i2t, lambda d: "", doc_images))
     replies = [json.loads(r)["ranked"] for r in model.generate_until(requests)]
-    assert len(list((tmp_path / "cache").glob("*.npy"))) == 2  # the text corpus and the multi-view image corpus
+    # the i2t query images are the corpus' views and the t2i query texts the corpus' texts: each encoded once
+    views = sum(len(a["images"]) for a in artifacts)
+    assert (model.store.encoded, model.store.requested) == ({"image": views, "text": len(TEXTS)},
+                                                            {"image": 2 * views, "text": 2 * len(TEXTS)})
+
+    # a rerun (a new process: a new model on the same cache) encodes nothing and answers the same,
+    # also when its queries are searched 3 at a time (blocks that split each task's queries)
+    rerun = ChronoEmbed(pretrained=str(clip_dir), embed_batch_size=4, top_k=len(ids), cache_dir=str(tmp_path / "cache"), search_block=3)
+    requests = (_requests(rerun, "t2i", t2i, lambda d: TEXTS[ids.index(d["id"])], lambda d: [])
+                + _requests(rerun, "i2t", i2t, lambda d: "", doc_images))
+    assert [json.loads(r)["ranked"] for r in rerun.generate_until(requests)] == replies
+    assert sum(rerun.store.encoded.values()) == 0 and rerun.store.requested == model.store.requested
 
     # numpy brute force: texts, single views, and artifacts pooled from their views one artifact at a time
     texts = model.embed_texts(TEXTS)
@@ -74,30 +85,40 @@ def test_clip_model_faiss_ranking_matches_numpy(clip_dir, corpus, tmp_path):
     assert np.allclose(model.embed_images([open_image(d["images"][0]) for d in i2t[:3]]), views[:3], atol=1e-6)
 
 
-def test_block_ranking_equals_one_search_over_all_queries():
-    """Queries streamed in batches of 5 and searched 7, 64 or 4,096 at a time (blocks that split
-    batches, one block, the last block partial) rank exactly as one faiss call over all of them
-    and as the numpy brute force."""
-    from chronotasks.model_shims.chrono_embed import build_index, rank_in_blocks, search
+def test_one_faiss_search_equals_the_numpy_brute_force():
+    from chronotasks.model_shims.chrono_embed import build_index, search
 
     rng = np.random.default_rng(0)
     corpus = rng.normal(size=(300, 16)).astype(np.float32)
     corpus /= np.linalg.norm(corpus, axis=1, keepdims=True)
     queries = rng.normal(size=(123, 16)).astype(np.float32)
     queries /= np.linalg.norm(queries, axis=1, keepdims=True)
-    index = build_index(corpus)
-    _, one_call = search(index, queries, 10)
+    _, one_call = search(build_index(corpus), queries, 10)
     scores, reference = brute_force_rank(queries, corpus, 11)
-    assert (-np.diff(scores, axis=1)).min() > 1e-6  # no near-ties: every method must agree exactly
+    assert (-np.diff(scores, axis=1)).min() > 1e-6  # no near-ties: both must agree exactly
     assert np.array_equal(one_call, reference[:, :10])
-    batches = [(list(range(s, min(s + 5, 123))), queries[s:s + 5]) for s in range(0, 123, 5)]
-    for block in (7, 64, 4096):
-        blocks = list(rank_in_blocks(index, iter(batches), 10, block=block))
-        assert [len(owners) for owners, _ in blocks] == [block] * (123 // block) + ([123 % block] if 123 % block else [])
-        owners = [o for part, _ in blocks for o in part]
-        found = np.concatenate([f for _, f in blocks])
-        assert owners == list(range(123)) and np.array_equal(found, one_call)
-    assert list(rank_in_blocks(index, iter([]), 10)) == []
+
+
+def test_an_image_shown_otherwise_than_as_its_file_is_never_taken_from_the_store(clip_dir, corpus, tmp_path):
+    """A task whose doc_to_visual is not the plain file loader (here: a grayscale copy) may show other
+    pixels than the file's: its queries are encoded every time, never stored under the file's key."""
+    from chronotasks.model_shims.chrono_embed import ChronoEmbed
+
+    root, artifacts = corpus
+    model = ChronoEmbed(pretrained=str(clip_dir), embed_batch_size=4, cache_dir=str(tmp_path / "cache"))
+    i2t = [{"id": f"{a['id']}#0", "images": [str(root / a["images"][0])], "corpus": str(root / "corpus_text.jsonl"),
+            "corpus_modality": "text"} for a in artifacts]
+
+    def gray(doc):
+        return [image.convert("L").convert("RGB") for image in doc_images(doc)]
+
+    first = model.generate_until(_requests(model, "i2t_gray", i2t, lambda d: "", gray))
+    again = model.generate_until(_requests(model, "i2t_gray", i2t, lambda d: "", gray))
+    assert again == first and model.store.encoded["image"] == 2 * len(i2t) and len(model.store) == len(TEXTS)
+    gray_views = model.embed_images([open_image(d["images"][0]).convert("L").convert("RGB") for d in i2t])
+    _, order = brute_force_rank(gray_views, model.text_vectors(TEXTS), len(TEXTS))
+    ids = [a["id"] for a in artifacts]
+    assert [json.loads(r)["ranked"] for r in first] == [[ids[j] for j in row] for row in order]
 
 
 def test_faiss_gpu_setting_falls_back_or_says_why():

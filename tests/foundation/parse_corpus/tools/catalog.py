@@ -15,6 +15,8 @@ import os
 import sys
 from pathlib import Path
 
+from chronotasks.scoring.chinese_periods import PERIODS
+
 # task -> (answer kind, how the writer labels a reply to it)
 LETTERS = "a letter string like \"B\""
 TASKS = {
@@ -37,9 +39,9 @@ TASKS = {
     "chronovision_shortcut": ("choice", "the string \"1\" or \"2\" (the image the reply says is earlier)"),
     "chronovision_shortcut_cot": ("choice", "the string \"1\" or \"2\" (the image the reply says is earlier)"),
     "chronovision_news_multimodal": ("choice", "the string \"1\", \"2\", \"3\" or \"4\""),
-    "musebench_vqa": ("dynasty", "the period as one of: Prehistoric, Xia, Shang, Zhou, Qin, Han, Three Kingdoms, Jin, "
-                                 "Northern and Southern, Sui, Tang, Five Dynasties, Song, Liao, Jin (Jurchen), Yuan, Ming, Qing, "
-                                 "Republic, PRC (only questions asking 这件文物属于哪个年代？)"),
+    "musebench_vqa": ("dynasty", "the period, one of MuseBench's Table 6 names: " + ", ".join(PERIODS)
+                      + " (a reply naming a period with no row there, e.g. Liao or the Jurchen Jin, is null; "
+                        "only questions asking 这件文物属于哪个年代？)"),
 }
 JUDGES = {
     "tempviz_judge_simple": ("judge_yes_no", "standard", "true (the judge says yes) or false (no)"),

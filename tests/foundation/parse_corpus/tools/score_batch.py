@@ -25,6 +25,10 @@ from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.scoring.t2i import parse_verdict
 
 LETTERS = "ABCDEFGHIJ"
+# The first catalog (batches 8 and 9) listed period names of its own for MuseBench labels, not Table 6's:
+# --v1-periods reads them as Table 6 names (Liao and the Jurchen Jin have no Table 6 row: no answer).
+V1_PERIODS = {"Prehistoric": "Neolithic", "Northern and Southern": "Northern and Southern Dynasties", "Republic": "Republic of China",
+              "PRC": "People's Republic of China", "Liao": None, "Jin (Jurchen)": None}
 JUDGE_PROMPTS = {"judge_yes_no": "standard", "judge_rating": "judging"}
 
 
@@ -41,9 +45,11 @@ def space_of(row: dict) -> AnswerSpace:
     return space
 
 
-def label_value(row: dict):
+def label_value(row: dict, v1_periods: bool = False):
     """The label as the parser's value: letters for numbered options, sets for sets, tuples for orders."""
     label, kind = row["label"], row["kind"]
+    if kind == "dynasty" and v1_periods:
+        label = V1_PERIODS.get(label, label)
     if label is None or kind.startswith("judge"):
         return label
     numbered = bool(row.get("answer_space") and AnswerSpace.from_json(row["answer_space"]).numbered)
@@ -69,12 +75,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("batch")
     parser.add_argument("--fold", type=int, help="write the rows in the corpus' form, batch blind-N")
+    parser.add_argument("--v1-periods", action="store_true", help="MuseBench labels use the first catalog's period names")
     args = parser.parse_args(argv)
     rows = [(n, json.loads(line)) for n, line in enumerate(Path(args.batch).read_text(encoding="utf-8").splitlines(), 1)
             if line.strip()]
     if args.fold is not None:
         for n, row in rows:
-            value = label_value(row)
+            value = label_value(row, args.v1_periods)
             label = sorted(value) if isinstance(value, frozenset) else list(value) if isinstance(value, tuple) else value
             out = {k: row.get(k) for k in ("kind", "task", "style", "answer_space", "options", "reply")}
             if out["kind"] == "dynasty":
@@ -85,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     agree, silent, total = Counter(), Counter(), Counter()
     misses = []
     for n, row in rows:
-        want, got = label_value(row), read(row)
+        want, got = label_value(row, args.v1_periods), read(row)
         total[row["kind"]] += 1
         if got == want:
             agree[row["kind"]] += 1
