@@ -8,7 +8,7 @@ vector per *item* under one model, keyed by what the item is:
 - an image file: ``file_key`` — its absolute path, size and modification time (no read, no decode;
   a file changed in place gets a new key);
 - a text: ``text_key`` — its SHA-256 with the text encoder's window (truncation changes the vector);
-- anything else (an image with no file): ``pixels_key`` — the SHA-256 of its pixels.
+- anything else (an image with no file, or shown otherwise than as its file): no key, encoded each time.
 
 A run asks ``vectors(keys, encode)`` and only the keys never seen under this model are encoded,
 once each however often they are asked for. New vectors go to disk in shards of ``flush_every``
@@ -47,13 +47,6 @@ def file_key(path: str) -> str | None:
 
 def text_key(text: str, window: int) -> str:
     return "text:" + hashlib.sha256(f"{window}\0{text}".encode()).hexdigest()
-
-
-def pixels_key(image) -> str:
-    """The key of an in-memory PIL image: its mode, size and pixels."""
-    digest = hashlib.sha256(f"{image.mode}:{image.size}".encode())
-    digest.update(image.tobytes())
-    return "pixels:" + digest.hexdigest()
 
 
 class EmbeddingStore:
@@ -164,4 +157,4 @@ class EmbeddingStore:
         return "; ".join(f"{kind}s encoded {self.encoded[kind]} of {self.requested[kind]} requested" for kind in sorted(self.requested))
 
 
-__all__ = ["FLUSH_EVERY", "EmbeddingStore", "file_key", "pixels_key", "text_key"]
+__all__ = ["FLUSH_EVERY", "EmbeddingStore", "file_key", "text_key"]

@@ -6,7 +6,7 @@ import os
 import numpy as np
 import pytest
 
-from chronotasks.model_shims.embedding_store import EmbeddingStore, file_key, pixels_key, text_key
+from chronotasks.model_shims.embedding_store import EmbeddingStore, file_key, text_key
 
 
 class Encoder:
@@ -64,7 +64,7 @@ def test_an_encoder_that_returns_too_few_vectors_is_an_error(tmp_path):
         EmbeddingStore(tmp_path / "m").vectors("text", ["a", "b", "c"], lambda positions: np.zeros((2, 3)))
 
 
-def test_keys_change_with_the_file_the_text_window_and_the_pixels(tmp_path):
+def test_keys_change_with_the_file_and_the_text_window(tmp_path):
     from PIL import Image
 
     path = tmp_path / "view.png"
@@ -76,4 +76,3 @@ def test_keys_change_with_the_file_the_text_window_and_the_pixels(tmp_path):
     assert file_key(str(path)) != before
     assert file_key(str(tmp_path / "missing.png")) is None
     assert text_key("青铜鼎", 77) == text_key("青铜鼎", 77) != text_key("青铜鼎", 52)
-    assert pixels_key(Image.new("RGB", (4, 4), 0)) != pixels_key(Image.new("RGB", (4, 4), 1))
