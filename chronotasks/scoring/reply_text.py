@@ -2,7 +2,8 @@
 
 - ``normalize``: the reply as plain text: reasoning blocks (``<think>``) removed (an unclosed one
   means the reply stopped before answering: ""), full-width forms folded (Ａ -> A, １ -> 1,
-  ： -> :, 。 -> .), markdown emphasis, LaTeX ``\\boxed{}`` and answer tags unwrapped.
+  ： -> :, 。 -> .), markdown emphasis, LaTeX ``\\boxed{}`` and answer tags unwrapped, echoes of our
+  prompts' instructions and format examples blanked (``blank_instructions``).
 - ``regions``: where the answer is, in the order a grader looks: after a self-correction ("wait",
   "actually", "on reflection", "no, ..."), the last answer cue ("The answer is", "Answer:",
   "正确答案是", "I'd pick", "If forced:"), a closing "... is X." sentence, an answer in bold, then a
@@ -94,6 +95,56 @@ def _strip_markdown(s: str) -> Reply:
     return reply
 
 
+# The instructions of our prompts (prompts/), as a model that echoes its prompt writes them back: they
+# hold format examples and option ranges ('in the format: "1, 3, 2, 4"', '(1, 2, 3, or 4)', '"1, 3"
+# if options 1 and 3 are correct', 'Example: 2,1,3,0', 'Step 1: Identify visual entities.'), which are
+# no answer. ``blank_instructions`` blanks each from its first word to the end of its sentence (the
+# step titles and the parenthesised examples only), keeping positions, so an answer the same
+# sentence goes on to give after a colon is still read.
+_INSTRUCTION = re.compile(
+    r"(?=[yfpliadoset(\"a-e1-5])(?:"
+    r"\bin\s+the\s+format\s*:?\s*\"[^\"\n]{1,20}\""
+    r"|\byour\s+answer\s+must\s+(?:be\s+in\s+the\s+format|start\s+with)[^.\n]*(?:\.(?=\s|$)|$)?"
+    r"|\b(?:for\s+your\s+answer,?\s*)?simply\s+(?:provide|list)\s+the\s+numbers?\s+of[^\n]*?(?:\)\.?|$)"
+    r"|\bfor\s+your\s+answer,?\s*simply\b[^\n]*?(?:\)\.?|$)"
+    r"|\bplease\s+provide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+by\s+listing[^\n]*?(?:order\.?|$)"
+    r"|\bprovide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+using\s+letters\s*\([^)\n]{0,40}\)\.?"
+    r"|\blist\s+(?:all\s+correct\s+letters\s+separated\s+by\s+commas|the\s+three\s+letters\s+corresponding\s+to\s+artifacts"
+    r"\s+from\s+the\s+same\s+period)\s*\([^)\n]{0,60}\)\.?"
+    r"|\bidentify\s+which\s+ones?\s+(?:it\s+is|they\s+are)\s+by\s+number\s*\([^)\n]{0,30}\)\.?"
+    r"|\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
+    r"|\banswer\s+in\s+json\s*:\s*\{\s*\"answer\"\s*:\s*\"1\"\s*\}[^\n]{0,80}?\"4\"\s*\}\.?"
+    r"|\banswer\s+with\s+a\s+single\s+four-digit\s+year\s*\(for\s+example:\s*\d{4}\)(?:\s+and\s+nothing\s+else)?\.?"
+    r"|\bprovide\s+your\s+answer\s+as\s+a\s+comma-separated\s+list\s+of\s+the\s+image\s+indices\s*\([^)\n]{0,10}\)(?:\s*only)?\.?"
+    r"|\bdo\s+not\s+include\s+any\s+other\s+text\s+or\s+explanation\.\s*example:\s*[\d,\s]{1,20}"
+    r"|\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
+    r"|perform\s+bias-check)\.?"
+    r"|\bfollow\s+these\s+steps\s+strictly\s*:?"
+    r"|\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"
+    r"|\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"
+    r"|\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\s*\)?\.?"
+    r"|(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"
+    r")")
+
+
+def blank_instructions(s: str) -> str:
+    """``s`` with every echo of our prompts' instructions (``_INSTRUCTION``) replaced by spaces."""
+    low = lower(s)
+    if not any(word in low for word in ("answer", "step", "example", "e.g.", "provide", "list", "identify", "follow",
+                                         "output", "where these", "correct")):
+        return s
+    spans = [(m.start(), m.end()) for m in _INSTRUCTION.finditer(low) if m.end() > m.start()]
+    if not spans:
+        return s
+    out, last = [], 0
+    for start, end in spans:
+        out.append(s[last:start])
+        out.append(" " * (end - start))
+        last = end
+    out.append(s[last:])
+    return "".join(out)
+
+
 def normalize(text: Any) -> Reply:
     """The reply as plain text (see the module docstring); None -> ""."""
     if text is None:
@@ -109,7 +160,13 @@ def normalize(text: Any) -> Reply:
         for _ in range(2):  # \boxed{\text{B}}: the inner command first
             s = _BOXED.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), s)
         s = _LATEX_SPACE.sub(" ", _LATEX_ARROW.sub(" → ", s))
-    return _strip_markdown(s)
+    reply = _strip_markdown(s)
+    blanked = blank_instructions(reply)
+    if blanked is reply:
+        return reply
+    echo = Reply(blanked.strip() and blanked)   # all echo: nothing left to read
+    echo.bold = reply.bold
+    return echo
 
 
 def lower(s: str) -> str:
@@ -160,7 +217,7 @@ REVERSE_CUE = re.compile(
 # ... and, for a question about the one that differs, "X is the odd one out", "X belongs to a different period"
 ODD_CUE = re.compile(
     r"(?=[iwbacdso])\b(?:(?:is|would\s+be)\s+the\s+(?:odd\s+one(?:\s+out)?|outlier|exception|different\s+one|one\s+that\s+(?:differs|stands\s+out|is\s+different|does(?:n't|\s+not)\s+belong))"
-    r"|(?:belongs?|is|comes?)\s+(?:to|from)\s+a\s+different\s+(?:time\s+)?(?:period|era)"
+    r"|(?:belongs?|is|comes?)\s+(?:to|from)\s+a\s+different\s+(?:time\s+)?(?:period|era)|is\s+different\b"
     r"|differs?\s+from\s+the\s+(?:others|rest)|(?:stands?|sticks?)\s+out\b|does(?:n't|\s+not)\s+belong)"
 )
 WEAK_CUE = re.compile(
@@ -169,7 +226,8 @@ WEAK_CUE = re.compile(
 )
 # Self-corrections: what follows replaces what came before.
 CORRECTION = re.compile(
-    r"(?=[waolcs][a-z]|i\s)\b(?:wait|actually|on\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+inspection|further\s+reflection)|"
+    r"(?=[waolcsru][a-z]|i\s)\b(?:wait|actually|(?:on|upon)\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+(?:inspection|consideration)|"
+    r"further\s+(?:reflection|consideration)|reconsideration)|reconsidering|"
     r"looking\s+(?:again|more\s+closely)|on\s+(?:a\s+)?(?:second|closer)\s+look|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
     r"|不对|更正|等等|再看|重新考虑",

@@ -23,6 +23,16 @@ _CUE = re.compile(r"(?:final\s+answer|answer|verdict|i\s*(?:would|'d)?\s*say|my\
 _STANDALONE = re.compile(r"(?:^|[.!?\n:]\s*)(yes|no|yeah|nope)\s*(?:[.!]|$)", re.IGNORECASE | re.MULTILINE)
 # a verdict concluded later in the reply ("..., so no.", "Final answer: yes")
 _CONCLUDED = re.compile(r"(?:\b(?:so|therefore|thus|hence|overall|final\s+answer|answer)\s*[:,]?\s*)(yes|no)\b", re.IGNORECASE)
+# The Standard prompt asks two questions (is the image right for the prompt; is the temporal knowledge
+# applied). A first verdict the reply then takes back for the second one -- "Yes, the fox is right,
+# but no, the temporal knowledge is not applied" -- answers them differently: no single verdict.
+_TAKEN_BACK = {
+    True: re.compile(r"\b(?:but|however|although|though|yet)\b[\s,]*(?:no\b|[^.\n]{0,80}?\b(?:temporal|time|season|age|period|era|date)"
+                     r"[^.\n]{0,40}?\b(?:not|isn't|wasn't|incorrect|wrong|missing|lacking|absent)\b)", re.IGNORECASE),
+    False: re.compile(r"\b(?:but|however|although|though|yet)\b[\s,]*(?:yes\b|[^.\n]{0,80}?\b(?:temporal|time|season|age|period|era|date)"
+                      r"[^.\n]{0,40}?\b(?:is|was|are|were)\s+(?:correctly\s+|well\s+|properly\s+)?(?:applied|correct|right|accurate|shown)\b)",
+                      re.IGNORECASE),
+}
 _YES_WORDS = {"yes", "yeah", "yep", "yup", "correct", "true", "y", "affirmative", "absolutely", "definitely", "certainly", "indeed"}
 _NO_WORDS = {"no", "nope", "incorrect", "false", "n", "negative"}
 
@@ -38,6 +48,8 @@ def parse_yes_no(text) -> bool | None:
         later = _CONCLUDED.search(s, first.end())
         if later and (later.group(1).lower() in _YES_WORDS) != verdict:
             return None  # "Yes. However, the eyes look young, so no."
+        if _TAKEN_BACK[verdict].search(s, first.end()):
+            return None  # "Yes, the image is right. However, the temporal knowledge is not applied."
         return verdict
     zh = _ZH_FIRST.match(s)
     if zh:

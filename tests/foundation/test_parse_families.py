@@ -385,3 +385,56 @@ def test_all_options_said_available(asks, expected):
 ])
 def test_families_of_batch_5(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+# ---- found by blind batches 8 and 9 (replies as their writers wrote them) ------------------------------------
+NUMBERED_LETTER = AnswerSpace("letter", n=4, numbered=True)
+NUMBERED_SET = AnswerSpace("letter_set", n=4, numbered=True, asks="available")
+NUMBERED_ORDER = AnswerSpace("ordering", n=4, numbered=True)
+
+
+@pytest.mark.parametrize("space,reply,expected", [
+    # the prompt's instructions and format examples echoed back are no answer
+    (NUMBERED_ORDER, 'The answer is in the format: "1, 3, 2, 4" (where these numbers represent the order from oldest to newest).', None),
+    (NUMBERED_ORDER, 'Your answer must be in the format: "1, 3, 2, 4" (where these numbers represent the order from oldest to newest).',
+     None),
+    (NUMBERED_LETTER, "For your answer, simply provide the number of the correct option (1, 2, 3, or 4).", None),
+    (NUMBERED_SET, "1, 3 if options 1 and 3 are correct.", None),
+    (EARLIER, "Step 1: Identify visual entities.\nStep 2: List historical appearance times.\nStep 3: Detail thinking process.\n"
+              "Step 4: Perform Bias-Check.\nOutput everything in a structured JSON format.", None),
+    # ... but an answer given beside them is read, and so is a bare reply that happens to equal the example
+    (NUMBERED_ORDER, "Answer: 2, 4, 1, 3 (where these numbers represent the order from oldest to newest)", ("B", "D", "A", "C")),
+    (NUMBERED_ORDER, "1, 3, 2, 4", ("A", "C", "B", "D")),
+    (EARLIER, 'Step 1: Identify visual entities. Image 1 shows a rotary phone; Image 2 a smartphone.\n'
+              'Step 4: Perform Bias-Check. The conclusion holds without colour.\n{"answer": "1"}', "1"),
+])
+def test_echoes_of_the_prompt_are_no_answer(space, reply, expected):
+    assert read(space, reply) == expected
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (NUMBERED_LETTER, "**Artifact 3** is different.\n\n**Explanation:** The standing lady figure is a terracotta figurine with the "
+                      "moulded ornaments typical of the Shunga period (2nd–1st century BCE). The rectangular slab and both coins, "
+                      "including the Ma'bar coin of the Madurai Sultanate, date from the medieval period.",
+     ["Rectangular slab (Archaeology)", "Coin (Coin)", "Standing Lady Figure (Archaeology)", "Ma'bar Coin (Numismatics and Epigraphy)"],
+     "C"),
+    (NUMBERED_LETTER, "Answer: 1\n\nOn closer consideration, the object shows a polished surface and a moulded decoration with a beaded "
+                      "border, which is more typical of the early historic period than of the Iron Age. The correct answer is therefore "
+                      "**3. Classical Period (200 BCE - 650 AD)**.",
+     ["Iron Age (1500 - 200 BCE)", "Medieval (650 - 1526 AD)", "Classical Period (200 BCE - 650 AD)", "Modern India (1857 AD - Present)"],
+     "C"),
+])
+def test_x_is_different_and_revisions_on_closer_consideration(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+@pytest.mark.parametrize("prompt,reply,expected", [
+    ("standard", "Yes, the image is correct for the prompt. However, the temporal knowledge is not applied, as there is no snow "
+                 "and the grass is green.", None),
+    ("standard", "Yes, the fox is correct, but no, the temporal knowledge is not applied, since there is no snow and the trees have "
+                 "green leaves.", None),
+    ("standard", "Yes. The fox has its thick winter coat and the ground is covered in snow.", True),
+    ("standard", "No. The leaves are green, so it is not January.", False),
+])
+def test_a_verdict_taken_back_for_the_prompts_second_question_is_none(prompt, reply, expected):
+    assert parse_verdict(reply, prompt) is expected
