@@ -86,7 +86,11 @@ class FailedScore(float):
 
 def failure_of(result: Mapping[str, Any]) -> str | None:
     """The first failure metric set (1.0) in one sample's ``process_results`` output, or None."""
-    return next((name for name in FAILURE_METRICS if _number(result.get(name)) and result[name] >= 0.5), None)
+    for name in FAILURE_METRICS:
+        value = result.get(name)   # (NaN >= 0.5 is False; True is no rate)
+        if value and value.__class__ is not bool and isinstance(value, (int, float)) and value >= 0.5:
+            return name
+    return None
 
 
 RELEASE_SUFFIX = "_release"

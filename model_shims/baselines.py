@@ -50,6 +50,9 @@ def seed_from_lmms_eval() -> int:
 class _Baseline(LauncherModel):
     """Shared request loop: one reply per generate_until request."""
 
+    doc_fields: tuple[str, ...] | None = None
+    """The document fields ``answer`` reads (None: the whole document, e.g. for ``doc_to_visual``)."""
+
     def __init__(self, seed: int | None = None, device: str | None = None, **kwargs: Any) -> None:
         super().__init__(device=device)
         self.seed = seed_from_lmms_eval() if seed is None or str(seed).lower() in ("", "none") else int(seed)
@@ -70,7 +73,11 @@ class _Baseline(LauncherModel):
             rows: dict[tuple[str, str, int], dict[str, Any]] = {}
             for (task, split), ids in wanted.items():
                 source, order = self.task_dict[task][split], sorted(ids)
-                found = source.select(order).to_list() if hasattr(source, "select") else [source[i] for i in order]
+                if hasattr(source, "select"):
+                    fields = [c for c in self.doc_fields or () if c in source.column_names]
+                    found = (source.select_columns(fields) if fields else source).select(order).to_list()
+                else:
+                    found = [source[i] for i in order]
                 rows.update(((task, split, i), doc) for i, doc in zip(order, found))
             for request in part:
                 _, _, _, doc_id, task, split = request.args[:6]
@@ -109,12 +116,16 @@ class RandomBaseline(_Baseline):
     an abstention that each text metric scores as it scores any empty answer.
     """
 
+    doc_fields = ("id", "answer_space")
+
     def answer(self, request: Instance, doc: dict[str, Any], repeat: int = 0) -> str:
         return AnswerSpace.of_doc(doc).random_reply(self._rng(request, repeat))
 
 
 class ConstantBaseline(_Baseline):
     """The same reply to every question (``--model chrono_constant --model_args answer=Qing``)."""
+
+    doc_fields = ("id",)
 
     def __init__(self, answer: str = "A", **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -40,6 +40,7 @@ model, so a reply naming an option by its text ("Song", "宋代") is read as its
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import string
@@ -56,6 +57,21 @@ from chronotasks.scoring.letters import letter_candidates, letter_set_candidates
 from chronotasks.scoring.order_parsing import ordering_candidates
 from chronotasks.scoring.reply_text import cut_off, normalize
 from chronotasks.scoring.year_parsing import year_candidates
+
+@functools.lru_cache(maxsize=4096)
+def _from_json_text(cls: type, text: str) -> "AnswerSpace":
+    """An answer space from its JSON text, made once per distinct text (spaces are frozen; a task's
+    records share a handful of them)."""
+    return cls.from_json(json.loads(text))
+
+
+SHORT_REPLY = 64
+
+
+@functools.lru_cache(maxsize=65536)
+def _parse_short(space: "AnswerSpace", reply: str, options: tuple[str, ...] | None) -> Any:
+    return space._parse(reply, options)
+
 
 KINDS = ("letter", "letter_set", "ordering", "k_of_n", "year", "choice", "dynasty", "text")
 NUMBERED_KINDS = ("letter", "letter_set", "k_of_n", "ordering")
@@ -102,7 +118,9 @@ class AnswerSpace:
 
     @classmethod
     def from_json(cls, text: str | dict) -> "AnswerSpace":
-        data = json.loads(text) if isinstance(text, str) else dict(text)
+        if isinstance(text, str):
+            return _from_json_text(cls, text)
+        data = dict(text)
         if "choices" in data:
             data["choices"] = tuple(str(c) for c in data["choices"])
         return cls(**data)
@@ -145,7 +163,16 @@ class AnswerSpace:
     def parse(self, reply: Any, options: Sequence[str] | None = None) -> Any:
         """The answer a reply gives, in this space (a letter, a frozenset of letters, a tuple, a
         year, a choice, a period name; the cleaned text for free text), or None: the inverse of
-        ``format``. ``options``: the option texts shown to the model, if any."""
+        ``format``. ``options``: the option texts shown to the model, if any.
+
+        Reading is a pure function of (space, reply, options): a short reply (``SHORT_REPLY``
+        characters, e.g. "B", "A, C", '{"answer": "1"}') is read once per distinct triple and then
+        remembered (``_parse_short``), so a model that answers in few forms costs a lookup a sample."""
+        if isinstance(reply, str) and len(reply) <= SHORT_REPLY:
+            return _parse_short(self, reply, None if options is None else tuple(options))
+        return self._parse(reply, options)
+
+    def _parse(self, reply: Any, options: Sequence[str] | None = None) -> Any:
         if self.numbered:  # option numbers written as letters, then read as a lettered reply
             reply = as_letters(reply)
         if self.kind == "text":

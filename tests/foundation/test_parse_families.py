@@ -438,3 +438,13 @@ def test_x_is_different_and_revisions_on_closer_consideration(space, reply, opti
 ])
 def test_a_verdict_taken_back_for_the_prompts_second_question_is_none(prompt, reply, expected):
     assert parse_verdict(reply, prompt) is expected
+
+
+def test_a_short_reply_is_remembered_per_space_and_options_never_across_them():
+    """Short replies are read once per (space, reply, options) and remembered: the same text under
+    other options, or another space, is read anew."""
+    assert read(LETTER, "Qing", DYNASTIES[:4]) == "B"
+    assert read(LETTER, "Qing", ["Tang", "Song", "Yuan", "Qing"]) == "D"
+    assert read(LETTER, "Qing") is None
+    assert read(NUMBERED_LETTER, "2") == "B" and read(LETTER, "2") is None
+    assert read(PERIOD, "Qing") == "Qing"
