@@ -75,8 +75,11 @@ def test_baseline_chunked_doc_lookup_equals_row_lookup():
     requests = [Instance("generate_until", ("q", {}, None, doc_id, task, "test"), idx=0,
                          metadata={"task": task, "doc_id": doc_id, "repeats": 1}) for task, doc_id in order]
     expected = [model.task_dict[task]["test"][doc_id] for task, doc_id in order]
+    fields = model.doc_fields           # the baseline reads the answer space (and the id) only
     for chunk in (1, 3, 4096):
-        assert list(model._docs(requests, chunk=chunk)) == expected
+        docs = list(model._docs(requests, chunk=chunk))
+        assert [{k: d[k] for k in fields} for d in docs] == [{k: e[k] for k in fields} for e in expected]
+        assert all(set(d) == set(fields) for d, (task, _) in zip(docs, order) if task == "t1")   # from a Dataset: those columns
     # ("t1", 7) comes twice: the second time is its repeat 1 (lmms-eval's -n sends a request again)
     repeats = [order[:n].count(key) for n, key in enumerate(order)]
     assert repeats[3] == 1
