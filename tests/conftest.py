@@ -10,6 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import lmms_eval_fork
 import pytest
 
 os.environ["HF_HUB_OFFLINE"] = "1"
@@ -59,11 +60,11 @@ def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dic
     env.update(extra_env or {})
     launcher = ["-m", "torch.distributed.run", "--standalone", "--nproc_per_node", str(nproc)] if nproc > 1 else []
     arguments = [*args, "--include_path", str(TASKS_DIR), "--output_path", str(output_path)]
-    if nproc == 1 and not os.environ.get("CHRONOTASKS_TEST_SUBPROCESS"):
-        proc = _forked_run(arguments, env, output_path.parent, timeout)
+    if nproc == 1:
+        proc = lmms_eval_fork.run(arguments, env, output_path.parent, timeout)
     else:
         command = [sys.executable, *launcher, "-m", "lmms_eval", *arguments]
-        proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=output_path.parent)
+        proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=output_path.parent, check=False)
     output_path.mkdir(parents=True, exist_ok=True)
     (output_path / "lmms_eval.log").write_text(proc.stdout + proc.stderr, encoding="utf-8")   # what the run printed
     files = sorted(glob.glob(str(output_path / "**" / "*_results.json"), recursive=True))
@@ -72,20 +73,6 @@ def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dic
     if nproc > 1 and f"Running on rank {nproc - 1}" not in proc.stdout + proc.stderr:
         raise AssertionError(f"lmms-eval did not start {nproc} processes:\n{proc.stderr[-6000:]}")
     return json.loads(Path(files[-1]).read_text())
-
-
-def _forked_run(arguments: list[str], env: dict[str, str], cwd: Path, timeout: int) -> subprocess.CompletedProcess:
-    """``python -m lmms_eval ARGUMENTS`` as a child of the session's fork server (tests/lmms_eval_fork.py):
-    the same run, exit status and output, without lmms-eval's start-up each time."""
-    from lmms_eval_fork import ForkServer
-
-    server_env = {**os.environ, "PYTHONPATH": env["PYTHONPATH"]}
-    with tempfile.TemporaryDirectory() as logs:
-        out, err = Path(logs) / "stdout", Path(logs) / "stderr"
-        status = ForkServer.get(server_env).run(arguments, env, cwd, out, err, timeout)
-        if status == 128 + 14:   # SIGALRM: past its time
-            raise subprocess.TimeoutExpired(["lmms_eval", *arguments], timeout)
-        return subprocess.CompletedProcess(["lmms_eval", *arguments], status, out.read_text(errors="replace"), err.read_text(errors="replace"))
 
 
 @pytest.fixture(scope="session")

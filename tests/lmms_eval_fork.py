@@ -23,8 +23,10 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import traceback
 from pathlib import Path
@@ -72,6 +74,29 @@ class ForkServer:
                 self.proc.kill()
 
 
+def run(arguments: list, env: dict, cwd: Path, timeout: float, log: Path | None = None) -> subprocess.CompletedProcess:
+    """``python -m lmms_eval ARGUMENTS`` with ``env`` in ``cwd``: its exit status and output (stdout
+    and stderr, or with ``log`` both written there in order, as ``stdout=log, stderr=STDOUT``
+    would). A child of the fork server, or with ``CHRONOTASKS_TEST_SUBPROCESS=1`` a subprocess."""
+    arguments = [os.fspath(a) for a in arguments]
+    if os.environ.get("CHRONOTASKS_TEST_SUBPROCESS"):
+        command = [sys.executable, "-m", "lmms_eval", *arguments]
+        if log is None:
+            return subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=cwd, check=False)
+        with open(log, "w") as handle:
+            return subprocess.run(command, env=env, stdout=handle, stderr=subprocess.STDOUT, timeout=timeout, cwd=cwd, check=False)
+    server_env = {**os.environ, "PYTHONPATH": env.get("PYTHONPATH", os.environ.get("PYTHONPATH", ""))}
+    with tempfile.TemporaryDirectory() as folder:
+        out, err = (Path(log), Path(log)) if log is not None else (Path(folder) / "stdout", Path(folder) / "stderr")
+        status = ForkServer.get(server_env).run(arguments, env, cwd, out, err, timeout)
+        if status == 128 + signal.SIGALRM:     # past its time
+            raise subprocess.TimeoutExpired(["lmms_eval", *arguments], timeout)
+        if log is not None:
+            return subprocess.CompletedProcess(["lmms_eval", *arguments], status, None, None)
+        return subprocess.CompletedProcess(["lmms_eval", *arguments], status, out.read_text(errors="replace"),
+                                           err.read_text(errors="replace"))
+
+
 # -- the server process --------------------------------------------------------------------------------
 def _index_once() -> None:
     """Index lmms-eval's own task folder now; every child reuses the index (its own copy of it)."""
@@ -101,24 +126,26 @@ def _child(request: dict, reply_fd: int) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        for fd, path in ((1, request["stdout"]), (2, request["stderr"])):
-            target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            os.dup2(target, fd)
+        targets = {path: os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+                   for path in {request["stdout"], request["stderr"]}}     # one file for both: one description, in order
+        os.dup2(targets[request["stdout"]], 1)
+        os.dup2(targets[request["stderr"]], 2)
+        for target in targets.values():
             os.close(target)
         sys.argv = ["lmms_eval", *request["args"]]
         if "OMP_NUM_THREADS" in request["env"]:   # read by OpenMP when torch was imported (in the server): set it as a new process has it
             import torch
 
             torch.set_num_threads(int(request["env"]["OMP_NUM_THREADS"]))
-        import signal
-
         signal.alarm(int(request.get("timeout") or 0))   # a run past its time ends as a timeout would
         from lmms_eval.__main__ import cli_evaluate
 
         try:
             cli_evaluate()
             status = 0
-        except SystemExit as stop:
+        except SystemExit as stop:   # as the interpreter ends on one: a message is printed, then exit 1
+            if stop.code is not None and not isinstance(stop.code, int):
+                print(stop.code, file=sys.stderr)
             status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
     except BaseException:  # noqa: BLE001  (as the interpreter does: the traceback, then exit 1)
         traceback.print_exc()

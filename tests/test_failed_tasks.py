@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import lmms_eval_fork
 import pytest
 
 from chronotasks.check import last_error
@@ -112,9 +113,7 @@ def lmms_eval_logged(out: Path, *args: str, data_root: Path, env: dict | None = 
     out.mkdir(parents=True)
     environment = {**os.environ, "CHRONOTASKS_DATA": str(data_root), "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1",
                    "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]), **(env or {})}
-    command = [sys.executable, "-m", "lmms_eval", *args, "--include_path", str(TASKS_DIR), "--output_path", str(out)]
-    with open(out / "lmms_eval.log", "w") as log:
-        done = subprocess.run(command, env=environment, stdout=log, stderr=subprocess.STDOUT, timeout=900, cwd=out, check=False)
+    done = lmms_eval_fork.run([*args, "--include_path", TASKS_DIR, "--output_path", out], environment, out, 900, log=out / "lmms_eval.log")
     assert done.returncode == 0, (out / "lmms_eval.log").read_text()[-5000:]
     return done
 

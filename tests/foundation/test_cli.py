@@ -9,10 +9,11 @@ import re
 import subprocess
 import sys
 
+import lmms_eval_fork
 import pytest
+from cli_errors import one_line_error
 
 from chronotasks.cli import main
-from cli_errors import one_line_error
 
 
 def test_top_level_help_is_for_users(capsys):
@@ -121,7 +122,6 @@ def test_a_bad_model_arg_reaches_the_lmms_eval_log_in_one_line(demo_root, tmp_pa
     from chronotasks.tasks import TASKS_DIR
 
     env = {**os.environ, "CHRONOTASKS_DATA": str(demo_root)}
-    proc = subprocess.run([sys.executable, "-m", "lmms_eval", "--model", "chrono_random", "--model_args", "seed=abc",
-                           "--tasks", "chrono_demo_period", "--include_path", str(TASKS_DIR), "--output_path", str(tmp_path / "o")],
-                          env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    proc = lmms_eval_fork.run(["--model", "chrono_random", "--model_args", "seed=abc", "--tasks", "chrono_demo_period",
+                               "--include_path", TASKS_DIR, "--output_path", tmp_path / "o"], env, tmp_path, 600)
     assert "Error during evaluation: chrono_random: model_arg seed='abc' is not a whole number" in proc.stdout + proc.stderr

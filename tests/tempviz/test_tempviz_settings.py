@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
+import lmms_eval_fork
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -85,9 +85,8 @@ def test_lmms_eval_exits_1_with_one_line_before_generating(bad, tiny, demo_root,
                   f"judge=clipscore,judge_model={tiny['clip']},{bad}")
     env = {**os.environ, "CHRONOTASKS_DATA": str(demo_root), "HF_HUB_OFFLINE": "1",
            "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])}
-    done = subprocess.run([sys.executable, "-m", "lmms_eval", "--model", "chrono_diffusers", "--model_args", model_args,
-                           "--tasks", "tempviz_animals", "--limit", "2", "--include_path", str(TASKS_DIR),
-                           "--output_path", str(tmp_path / "out")], env=env, capture_output=True, text=True, timeout=600, cwd=tmp_path, check=False)
+    done = lmms_eval_fork.run(["--model", "chrono_diffusers", "--model_args", model_args, "--tasks", "tempviz_animals", "--limit", "2",
+                               "--include_path", TASKS_DIR, "--output_path", tmp_path / "out"], env, tmp_path, 600)
     key = bad.split("=", 1)[0]
     assert done.returncode == 1, done.stderr[-3000:]
     assert done.stderr.strip().splitlines()[-1].startswith(f"chronotasks: error: chrono_diffusers: {key}="), done.stderr[-2000:]
