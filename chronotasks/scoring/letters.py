@@ -656,7 +656,9 @@ _AVAILABLE = re.compile(
     r"(?=[wiaeWIAE已可])(?:\b(?:would\s+have\s+been|were|was|are|is)\s+(?:all\s+|both\s+|already\s+|readily\s+|widely\s+)?(?:available|in\s+use|known|used|practi[cs]ed)\b"
     r"|\b(?:existed|available)\b|已经存在|已有|(?<!不)可用"
     r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$)", re.IGNORECASE)  # "..., while A and B were."
-_GROUP_SPLIT = re.compile(r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s")
+# (a dash before "all"/"none" starts a statement of its own: "None of these — all of them were available")
+_GROUP_SPLIT = re.compile(r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s"
+                          r"|\s[—–-]{1,2}\s*(?=(?:all|none|every|each|both|neither)\b)", re.IGNORECASE)
 # "None of the listed techniques would have been available" says every option was not
 _GROUP_NONE = re.compile(r"^\s*(?:none|neither)\s+of\b|^\s*no\s+(?:\w+\s+)?(?:would|were|was|could|had|existed)\b", re.IGNORECASE)
 _GROUP_ALL = re.compile(r"^\s*(?:all|every|each|both)\b|\ball\s+(?:of\s+)?(?:these|the|four|five|them)\b|都|全部|均", re.IGNORECASE)

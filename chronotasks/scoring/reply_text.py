@@ -396,15 +396,21 @@ _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 
 def cut_off(s: str) -> int | None:
     """Where the last, unfinished sentence starts when a reply stops mid-sentence (the token
-    limit): nothing there is an answer. None for a reply that ends properly. A long reply (300+
+    limit): nothing there is an answer. None for a reply that ends properly. A last line of four or
+    more words that stops at a comma is cut off, whatever the reply's length. A long reply (300+
     characters) is cut off when its last line is a sentence of six or more words without a full
     stop; a shorter one (150+) when its other lines all end in one and the last, of four or more
     words, does not ("A. paper - Paper was not ...\nC. synthetic pigments - Synthetic")."""
-    if len(s) < 150 or not s or s[-1] in _TERMINAL:
+    if not s or s[-1] in _TERMINAL:
         return None
     line_start = s.rfind("\n") + 1
     last_line = s[line_start:]
     words = len(_WORD.findall(last_line))
+    if s[-1] in ",、" and words >= 4:   # a line of four words or more that stops at a comma stopped mid-sentence
+        ends = [m.end() for m in re.finditer(r"[.!?。！？}]", last_line)]   # (its last sentence, or a JSON object repeated)
+        return line_start + (ends[-1] if ends else 0)
+    if len(s) < 150:
+        return None
     if re.search(r"(?<![A-Za-z])[A-Z]$|\d$", last_line):
         return None
     if len(s) < 300 or words < 6:

@@ -448,3 +448,20 @@ def test_a_short_reply_is_remembered_per_space_and_options_never_across_them():
     assert read(LETTER, "Qing") is None
     assert read(NUMBERED_LETTER, "2") == "B" and read(LETTER, "2") is None
     assert read(PERIOD, "Qing") == "Qing"
+
+
+# ---- found by blind batch 10 ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (AnswerSpace("letter_set", n=4, asks="unavailable"),
+     "None of these — all of the listed materials would have been available when this coin was minted.",
+     ["gold", "terracotta", "silver", "copper"], S()),
+    (AnswerSpace("letter_set", n=4, asks="unavailable"), "C and D — lost-wax casting and coil — would not have been available.",
+     ["lithography", "mechanical printing", "lost-wax casting", "coil technique"], S("CD")),
+    (AnswerSpace("letter_set", n=4, asks="available"),
+     "这件陶器的制作年代大约在公元前2世纪左右，当时可用的技术包括：\n\n- 失蜡铸造（C）：这种技术在印度河文明时期就已出现，",
+     ["lithography", "mechanical printing", "lost-wax casting", "coil technique"], None),     # cut off: the list may go on
+    (YEAR, '{"year": 2000, "confidence": 100}{"year": 2000, "confidence": 100}{"year": 2000, "confidence": 100}{"year": 2000,',
+     None, 2000),                                                                              # a loop cut off after whole answers
+])
+def test_families_of_batch_10(space, reply, options, expected):
+    assert read(space, reply, options) == expected
