@@ -53,7 +53,7 @@ def test_new_benchmark_skeleton_passes_its_tests_and_runs_in_lmms_eval(tmp_path)
     assert demo.returncode == 0, demo.stderr
     assert len((tmp_path / "data" / "zzbench" / "period.jsonl").read_text().splitlines()) == 20
 
-    tests = _in_copy(python, copy, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/zzbench", "tests/test_layout.py")
+    tests = _in_copy(python, copy, "-m", "pytest", "-v", "-n", "0", "-p", "no:cacheprovider", "tests/zzbench", "tests/test_layout.py")
     assert tests.returncode == 0, tests.stdout[-6000:] + tests.stderr[-3000:]
     assert "test_zzbench.py::test_random_baseline_runs_in_lmms_eval_and_in_the_report PASSED" in tests.stdout
     assert "test_layout.py::test_every_benchmark_has_its_four_places PASSED" in tests.stdout
