@@ -125,7 +125,9 @@ def json_answer(text: Any, keys: Iterable[str] = ANSWER_KEYS, objects: list | No
     distinct = {a for _, a in answers}
     if len(distinct) == 1:
         return answers[0]
-    final = [(pos, a) for pos, a in answers if _FINAL.search(s[max(0, pos - 40):pos])]
+    # final: marked so just before it, or revised since the answer before it ("Actually, ... suggests 2003.\n{...}")
+    final = [(pos, a) for n, (pos, a) in enumerate(answers)
+             if _FINAL.search(s[max(0, pos - 40):pos]) or (n and _FINAL.search(s[answers[n - 1][0]:pos]))]
     return final[-1] if len({a for _, a in final}) == 1 else (answers[-1][0], "")
 
 

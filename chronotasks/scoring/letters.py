@@ -527,10 +527,12 @@ def _line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozense
     if "\n" not in s or sum(1 for line in s.splitlines() if _MARK.search(line)) < n:
         return None  # fewer marked lines than options: not every option is marked
     context = []
+    headers = []  # the lines without marks: what the marks mean ("| Available? |"); a row's own words follow its mark
     for line in s.splitlines():
         if not _MARK.search(line):
             if line.lstrip().startswith("|") or line.rstrip().endswith(":"):
                 context.append(line)  # a table header, a line introducing the verdicts
+                headers.append(line)
             continue
         m = Mentions(line.replace("|", " "), n, options)
         named = {c for _, _, c in m.letters} or {c for _, _, c in m.texts}
@@ -552,7 +554,7 @@ def _line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozense
     if _ABOUT_AVAILABILITY.search(described):
         if asks not in POLARITY:
             return CONFLICT
-        marked_unavailable = _NOT_AVAILABLE_HEADER.search(described) is not None
+        marked_unavailable = _NOT_AVAILABLE_HEADER.search(" ".join(headers)) is not None
         return frozenset(c for c, ok in marks.items() if (ok == marked_unavailable) == POLARITY[asks])
     return frozenset(c for c, ok in marks.items() if ok)
 
@@ -804,7 +806,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     if len(bare) <= 60 and _LEAD_LIST.fullmatch(bare):  # "C, D", "A、C、E", "[B, D]": only the answer
         yield Candidate(sized(_set_in_clause(bare, n, None)), 0, "bare")
         return
-    marked = _verdicts(s, n)
+    marked = None if _ABOUT_AVAILABILITY.search(s) else _verdicts(s, n)   # (marks said of availability: read with the polarity below)
     if marked is not None:
         yield Candidate(sized(marked), 0, "bare")
         return

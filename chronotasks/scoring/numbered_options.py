@@ -3,7 +3,8 @@
 Such a reply names options by number ("3", "Option 2", "1, 3", "Artifact 4 is different"). It is
 read by the letter readers (chronotasks/scoring/letters.py, order_parsing.py) after each number
 that stands alone as an option number is written as its letter: 1 -> A, 2 -> B, ... A number
-stands alone when it is one digit 1-9 with no word character or decimal point joined to it, so
+stands alone when it is one digit 1-9 with no letter, digit or decimal point joined to it (Chinese
+characters may be: "3和4"; not the ordinal and counting ones, "第3件", "3个"), so
 the digits of dates and quantities ("1857 AD", "200 BCE", "3rd century", "2.5 cm") stay as they
 are. Numbers above n become letters above the options (5 -> E for four options), which the
 readers reject as they reject an "E" in a lettered reply. With the letters the readers keep
@@ -16,7 +17,9 @@ import re
 import string
 from typing import Any
 
-_OPTION_NUMBER = re.compile(r"(?<!\w)(?<!\d\.)([1-9])(?![\w%°])(?!\.\d)")
+# (ASCII word characters only: in "3和4" the digits stand alone between Chinese words; "第3件", "3世纪",
+# "3个" are ordinals and counts, not option numbers)
+_OPTION_NUMBER = re.compile(r"(?<![A-Za-z0-9_第])(?<!\d\.)([1-9])(?![A-Za-z0-9_%°件个张幅号世年月日])(?!\.\d)")
 _FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
 
 

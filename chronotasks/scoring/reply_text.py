@@ -145,6 +145,47 @@ def blank_instructions(s: str) -> str:
     return "".join(out)
 
 
+# Lines of our prompts that a model echoes: a base (not instruction-tuned) model answers, then goes on
+# writing the prompt of a new question, with its own options and its own answer; a chat model restates
+# the question first. A line that opens one of our prompts ends the reply when it follows the reply's
+# own words (the rest is a new question, ``_PROMPT_OPENING``); the prompt's lines that name images by
+# number ("Image 1 is the first image provided.", ``_PROMPT_LINE``) are blanked wherever they are.
+_PROMPT_OPENING = re.compile(
+    r"^[ \t>#-]*(?:look\s+at\s+this\s+historical\s+artifact\s+and\s+answer|below\s+are\s+\d+\s+historical\s+artifacts"
+    r"|in\s+which\s+year\s+was\s+this\s+photo\s+taken|here\s+is\s+a\s+news\s+event\s*:|you\s+are\s+an\s+expert\s+in\s"
+    r"|compare\s+these\s+two\s+images\s+and\s+determine|is\s+the\s+image\s+correct\s+for\s+the\s+following\s+prompt"
+    r"|as\s+a\s+professional\s+\"text-to-image\"|以上是同一件文物的)[^\n]*", re.MULTILINE)
+_PROMPT_LINE = re.compile(
+    r"^[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?|<image>"
+    r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$", re.MULTILINE)
+
+
+def drop_prompt_echo(s: str) -> tuple[str, bool]:
+    """``s`` with our prompts' lines blanked, and cut where a prompt opens after the reply's own words
+    (see ``_PROMPT_OPENING``); the flag says whether anything changed."""
+    low = lower(s)
+    if not any(word in low for word in ("artifact", "photo", "news event", "expert in", "image", "question", "select",
+                                         "arrange", "assessor", "同一件文物", "json format")):
+        return s, False
+    spans = [(m.start(), m.end(), False) for m in _PROMPT_LINE.finditer(low)]
+    spans += [(m.start(), m.end(), True) for m in _PROMPT_OPENING.finditer(low)]
+    if not spans:
+        return s, False
+    out, last = [], 0
+    for start, end, opening in sorted(spans):
+        if start < last:
+            continue
+        if opening:
+            if "".join(out + [s[last:start]]).strip():
+                return "".join(out) + s[last:start].rstrip(), True   # a new prompt after the reply's own words
+            continue        # the prompt restated before the reply's own words: read on
+        out.append(s[last:start])
+        out.append(" " * (end - start))
+        last = end
+    out.append(s[last:])
+    return "".join(out), True
+
+
 def normalize(text: Any) -> Reply:
     """The reply as plain text (see the module docstring); None -> ""."""
     if text is None:
@@ -161,11 +202,11 @@ def normalize(text: Any) -> Reply:
             s = _BOXED.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), s)
         s = _LATEX_SPACE.sub(" ", _LATEX_ARROW.sub(" → ", s))
     reply = _strip_markdown(s)
-    blanked = blank_instructions(reply)
+    blanked, echoed = drop_prompt_echo(blank_instructions(reply))
     if blanked is reply:
         return reply
-    echo = Reply(blanked.strip() and blanked)   # all echo: nothing left to read
-    echo.bold = reply.bold
+    echo = Reply(blanked if blanked.strip() else "")   # all echo: nothing left to read
+    echo.bold = tuple((a, b) for a, b in reply.bold if b <= len(echo)) if echoed else reply.bold
     return echo
 
 

@@ -60,8 +60,9 @@ def test_decide_keeps_one_uncontradicted_answer():
     ("Not available: A, C. Available: B, D.", None),                   # two groups: which one answers?
     ("A ✗\nB ✓\nC ✓\nD ✗", S("BC")),
     ("A – no\nB – yes\nC – yes\nD – no", S("BC")),
+    # marks under "Available?" answer only with the question's polarity (asks; see the batch 2 and 11 tests)
     ("| Option | Technique | Available? |\n|---|---|---|\n| A | screen printing | ✗ |\n| B | iron forging | ✓ |\n"
-     "| C | wheel-thrown pottery | ✓ |\n| D | hand-painted miniature | ✗ |", S("BC")),
+     "| C | wheel-thrown pottery | ✓ |\n| D | hand-painted miniature | ✗ |", None),
     ("- Screen printing: No\n- Iron forging: Yes\n- Wheel-thrown pottery: Yes\n- Hand-painted miniature: No", S("BC")),
     ("Iron forging and wheel-thrown pottery would have been available; screen printing would not.", None),
     ("The answer is B and C; A and D are modern.", S("BC")),
@@ -293,6 +294,19 @@ def test_marks_under_an_availability_header_follow_the_questions_polarity(asks, 
     assert AnswerSpace("letter_set", n=4, asks=asks).parse(AVAILABILITY_TABLE, MATERIALS) == expected
 
 
+ZH_AVAILABILITY_TABLE = ("| 选项 | 材料 | 当时是否可用 |\n|---|---|---|\n| A | paper | ✅ 可用 |\n| B | silver | ✅ 可用 |\n"
+                         "| C | synthetic fiber | ❌ 不可用 |\n| D | plastic | ❌ 不可用 |\n\n答案：C, D")   # blind batch 11
+
+
+@pytest.mark.parametrize("asks,expected", [("unavailable", S("CD")), ("available", None), (None, S("CD"))])
+def test_a_rows_own_words_after_its_mark_do_not_turn_the_headers_polarity(asks, expected):
+    """"❌ 不可用" is the row's mark and its label; the header ("当时是否可用", was it available) says what
+    the marks mean. Asked for the unavailable ones, the table and the answer line agree; asked for the
+    available ones, the answer line contradicts the table: no answer; without the polarity the answer line
+    is the one committed answer."""
+    assert AnswerSpace("letter_set", n=4, asks=asks).parse(ZH_AVAILABILITY_TABLE, ["paper", "silver", "synthetic fiber", "plastic"]) == expected
+
+
 @pytest.mark.parametrize("reply,expected", [
     ('Image 2 is earlier because the cars are older.\n\n{"thinking": "Image 2 shows older cars", "answer": "1"}', None),
     ('{"thinking": "The second photo shows wool jerseys, so it is older than the first image.", "answer": "2"}', "2"),
@@ -464,4 +478,34 @@ def test_a_short_reply_is_remembered_per_space_and_options_never_across_them():
      None, 2000),                                                                              # a loop cut off after whole answers
 ])
 def test_families_of_batch_10(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+# ---- found by blind batch 11 ----------------------------------------------------------------------------------
+STYLE_OPTIONS = ["Iron Age (1800 - 200 BCE)", "Bronze Age (3300 - 1800 BCE)", "Early Medieval Period (650 - 1200 AD)", "Modern India (1857 AD - Present)"]
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # a base model answers, then writes the prompt of a new question (with its own options): the first answer counts
+    (LETTER, "D\n\nLook at this historical artifact and answer the following question:\n\n<image>\n\nQuestion: Which historical "
+             "period does this Coin belong to?\n\nPlease select the correct option from the following choices:\nA. Iron Age (1800 - 200 BCE)\nB.",
+     STYLE_OPTIONS, "D"),
+    (YEAR, " 1984\n\nIn which year was this photo taken? Infer it from the visual evidence in the image.\nAnswer with a single "
+           "four-digit year (for example: 1998) and nothing else. 1991", None, 1984),
+    (NEWS, ' {"answer": "1"}\n\nHere is a news event: "A demo sports event number 2 happens."\nImage 1, Image 2, Image 3 and '
+           'Image 4 are the four images provided, in that order; they were taken in four different years.\nWhich image was taken '
+           'in the same year as the event described above?\nAnswer in JSON: {"answer": "3"}', None, "1"),
+    # ... a base model that only continues the prompt gives no answer
+    (EARLIER, "\nImage 3 is the third image provided.\nImage 4 is the fourth image provided.\nOutput your analysis and final choice "
+              "in JSON format.\n\nCompare these two images and determine which one appeared EARLIER in history.\nImage 1 is the first "
+              "image provided.", None, None),
+    # ... while a chat model that restates the question first is read
+    (LETTER, "Question: Which historical period does this artifact belong to?\nAnswer: B", STYLE_OPTIONS, "B"),
+    # option numbers between Chinese words
+    (NUMBERED_SET, "3和4", None, S("CD")),
+    # a JSON answer revised in prose, then given again
+    (AnswerSpace("year", lo=1946, hi=2025), '{"year": 1999, "confidence": 40}\n\nActually, the phone in the man\'s hand is a flip phone '
+                                            'with a colour screen, which suggests the early 2000s.\n{"year": 2003, "confidence": 55}', None, 2003),
+])
+def test_families_of_batch_11(space, reply, options, expected):
     assert read(space, reply, options) == expected
