@@ -77,7 +77,7 @@ _ALL_SET = re.compile(
 _ALL_BUT = re.compile(r"(?=[aeAE除])\b(?:all|everything|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均)", re.IGNORECASE)
 _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|\bwhereas\b")
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
-_OPTION_LINE = re.compile(r"(?:^\s*[-*•]?\s*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
+_OPTION_LINE = re.compile(r"(?:^[ \t]*[-*•]?[ \t]*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
 _LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,。，：]|$)", re.IGNORECASE)
 _LIST_SEP = r"(?>\s*(?:[,;&]|\band\b|\bplus\b|和|及|与|以及)?\s*)"  # atomic: no backtracking through long blanks
 _LEAD_LIST = re.compile(
