@@ -540,14 +540,17 @@ def _line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozense
         if len(named) != 1:
             continue
         letter = named.pop()
-        after = _MARK.search(line, max(b for _, b, _ in spans))
+        # the mark after the option is named ("- A. Screen printing – ✗ Industrial screen printing is ..."
+        # names it again after its mark)
+        before = [b for a, b, _ in spans if not _MARK.search(line, min(b for _, b, _ in spans), a)]
+        after = _MARK.search(line, max(before))
         if after is None:
             continue
         ok = after.group(0).lower() in ("✓", "yes", "correct", "true", "applies")
         if marks.get(letter, ok) != ok:
             return CONFLICT
         marks[letter] = ok
-        context.append(line[:max(b for _, b, _ in spans)] + " " + line[after.end():])
+        context.append(line[:max(before)] + " " + line[after.end():])
     if not (len(marks) >= 2 and set(marks) == set(letters_for(n))):
         return None
     described = " ".join(context)
@@ -835,8 +838,8 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
                 for cand in _structures(s, n, options, k, covered, asks):
                     stated = stated or cand.value is not None
                     yield cand
-            if listing or any(a <= lo <= b for a, b in covered):
-                continue
+            if (listing and _OPTION_LINE.match(region)) or any(a <= lo <= b for a, b in covered):
+                continue   # (an option line of a listing; a line that is only an answer above a walkthrough is read)
             if _LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
                 got = _lead_list(region, n, options)
                 stated = stated or got is not None

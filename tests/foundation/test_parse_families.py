@@ -509,3 +509,15 @@ STYLE_OPTIONS = ["Iron Age (1800 - 200 BCE)", "Bronze Age (3300 - 1800 BCE)", "E
 ])
 def test_families_of_batch_11(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+# ---- found by blind batch 12 ----------------------------------------------------------------------------------
+def test_a_bold_answer_above_a_walkthrough_that_names_each_option_again_after_its_mark():
+    reply = ("**B, D**\n\n- **A. Screen printing** – ❌ Industrial screen printing is a 20th-century technique; not relevant to a "
+             "pre-modern miniature.\n- **B. Weaving** – ✅ Weaving was practiced in India for millennia and would certainly have been "
+             "available.\n- **C. Digital printing** – ❌ Late 20th century.\n- **D. Hand-building clay** – ✅ One of the oldest craft "
+             "techniques.\n\nNote that \"available\" here means in existence at the time — not that these techniques were used to make "
+             "the painting itself.")
+    options = ["screen printing", "weaving", "digital printing", "hand-building clay"]
+    assert AnswerSpace("letter_set", n=4, asks="available").parse(reply, options) == S("BD")
+    assert AnswerSpace("letter_set", n=4, asks="unavailable").parse(reply, options) is None   # the answer line and the marks disagree
