@@ -663,7 +663,8 @@ _AVAILABLE = re.compile(
     r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$)", re.IGNORECASE)  # "..., while A and B were."
 # (a dash before "all"/"none" starts a statement of its own: "None of these — all of them were available")
 _GROUP_SPLIT = re.compile(r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s"
-                          r"|\s[—–-]{1,2}\s*(?=(?:all|none|every|each|both|neither)\b)", re.IGNORECASE)
+                          r"|\s[—–-]{1,2}\s*(?=(?:all|none|every|each|both|neither)\b)"
+                          r"|,\s*(?:so|thus|therefore|hence)\s+(?=(?:all|none|every|each|both|neither|no)\b)", re.IGNORECASE)
 # "None of the listed techniques would have been available" says every option was not
 _GROUP_NONE = re.compile(r"^\s*(?:none|neither)\s+of\b|^\s*no\s+(?:\w+\s+)?(?:would|were|was|could|had|existed)\b", re.IGNORECASE)
 _GROUP_ALL = re.compile(r"^\s*(?:all|every|each|both)\b|\ball\s+(?:of\s+)?(?:these|the|four|five|them)\b|都|全部|均", re.IGNORECASE)
@@ -707,6 +708,8 @@ def _said_available(line: str) -> bool:
     if _ANSWER_AFTER_PREDICATE.search(lower(line)):
         return False
     head = first_clause(_blank(line, [(a.start(), a.end()) for a in _ASIDE.finditer(line)]))
+    if _GROUP_ALL.match(head) or _GROUP_NONE.match(head):   # "All of these materials — stone, silk, ... — would have been available"
+        head = re.split(r"[.;!?。；\n]", line, maxsplit=1)[0]
     lead = _LEAD_LIST.match(head)
     if lead:
         head = head[lead.end():]

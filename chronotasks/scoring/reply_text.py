@@ -34,7 +34,8 @@ HEAD, TAIL = 2_000, 8_000
 # Without an answer cue or an answer line, only a reply this short is searched as a whole for an answer.
 ANYWHERE_LIMIT = 3_000
 
-_THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"))
+_THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"),
+               ("◁think▷", "◁/think▷"))   # (the last: Kimi-VL-Thinking's markers)
 _ANSWER_TAGS = re.compile(r"</?answer>|<\|(?:begin|end)_of_box\|>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]{0,200}?)\s*\}|\\(?:text|textbf|mathrm)\s*\{([^{}]{0,200})\}")
 _LATEX_ARROW = re.compile(r"\\(?:to|rightarrow|Rightarrow|longrightarrow|Longrightarrow|implies)(?![A-Za-z])")
@@ -49,7 +50,7 @@ _FOLD = str.maketrans({"、": ", ", "“": '"', "”": '"', "„": '"', "‘": "
 def strip_reasoning(text: str) -> str:
     """The text after the last closing reasoning tag; "" when a reasoning block never closes
     (the reply was cut off while reasoning: it gives no answer)."""
-    if "<" not in text:
+    if "<" not in text and "◁" not in text:
         return text
     for open_tag, close_tag in _THINK_TAGS:
         close = text.rfind(close_tag)
@@ -149,14 +150,15 @@ def blank_instructions(s: str) -> str:
 # writing the prompt of a new question, with its own options and its own answer; a chat model restates
 # the question first. A line that opens one of our prompts ends the reply when it follows the reply's
 # own words (the rest is a new question, ``_PROMPT_OPENING``); the prompt's lines that name images by
-# number ("Image 1 is the first image provided.", ``_PROMPT_LINE``) are blanked wherever they are.
+# number ("Image 1 is the first image provided.") and its image placeholders ("C. <image>", the
+# options of an odd-one-out prompt echoed) are blanked wherever they are (``_PROMPT_LINE``).
 _PROMPT_OPENING = re.compile(
     r"^[ \t>#-]*(?:look\s+at\s+this\s+historical\s+artifact\s+and\s+answer|below\s+are\s+\d+\s+historical\s+artifacts"
     r"|in\s+which\s+year\s+was\s+this\s+photo\s+taken|here\s+is\s+a\s+news\s+event\s*:|you\s+are\s+an\s+expert\s+in\s"
     r"|compare\s+these\s+two\s+images\s+and\s+determine|is\s+the\s+image\s+correct\s+for\s+the\s+following\s+prompt"
     r"|as\s+a\s+professional\s+\"text-to-image\"|以上是同一件文物的)[^\n]*", re.MULTILINE)
 _PROMPT_LINE = re.compile(
-    r"^[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?|<image>"
+    r"<image>|^[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
     r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$", re.MULTILINE)
 
 

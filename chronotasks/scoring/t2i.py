@@ -143,6 +143,12 @@ def parse_graded_rating(text: Any, accept_from: str = DEFAULT_ACCEPT_FROM) -> bo
     levels = _rated_levels(s)
     if levels:
         verdicts = {_accepts(level, accept_from) for level in levels}
+        cues = list(_RATING_CUE.finditer(s))
+        if cues:   # a line after the rating that is itself only a rating ("RATING: Accept\nNot accept"): a second one
+            after = s[cues[-1].end():].lstrip(" \t\n\r\"'[(").split("\n")[1:]
+            lone = next((line for line in after if line.strip()), "")
+            if lone and len(lone) <= 20 and (more := _levels(lone.strip(" .*"))):
+                verdicts |= {_accepts(level, accept_from) for level in more}
         return verdicts.pop() if len(verdicts) == 1 else UNPARSED
     if levels is not None or _RATING_CUE.search(s):
         return UNPARSED

@@ -521,3 +521,37 @@ def test_a_bold_answer_above_a_walkthrough_that_names_each_option_again_after_it
     options = ["screen printing", "weaving", "digital printing", "hand-building clay"]
     assert AnswerSpace("letter_set", n=4, asks="available").parse(reply, options) == S("BD")
     assert AnswerSpace("letter_set", n=4, asks="unavailable").parse(reply, options) is None   # the answer line and the marks disagree
+
+
+# ---- found by blind batches 13 and 14 -------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # "None of the above", then the reason: every option was available, so none unavailable
+    (AnswerSpace("letter_set", n=4, asks="unavailable"),
+     "None of the above. Porcelain, bronze, paper and copper were all available at the time this coin was minted, so none of the "
+     "listed materials would have been unavailable.", ["porcelain", "bronze", "paper", "copper"], S()),
+    # "All of these materials — (the options named) — would have been available": the dash aside is inside the statement
+    (AnswerSpace("letter_set", n=4, asks="unavailable"),
+     "All of these materials — stone, silk, copper and synthetic pigments — would have been available when this archaeological "
+     "collection was created, since the objects appear to date from the 19th century, after the invention of synthetic pigments such "
+     "as Prussian blue and ultramarine.", ["stone", "silk", "copper", "synthetic pigments"], None),   # (was read as all four;
+    # the reason names an option again, so it abstains: a counted failure, not a wrong answer)
+    (AnswerSpace("letter_set", n=4, asks="unavailable"),
+     "All of these materials — stone, silk, copper and synthetic pigments — would have been available when this coin was minted.",
+     ["stone", "silk", "copper", "synthetic pigments"], S()),
+    # two option lines of the odd-one-out prompt echoed with their image placeholders: no single answer
+    (LETTER, "C. <image>\n\nD. <image>", ["Rectangular slab", "Coin", "Standing Lady Figure", "Ma'bar Coin"], None),
+    # Kimi-VL-Thinking's reasoning markers: the answer is what follows them, not the year the thinking settled on
+    (YEAR, "◁think▷The uniforms look like the early 1990s; the Gulf War was 1990-1991. I'll answer 1991.◁/think▷1994", None, 1994),
+    (LOC, "◁think▷Famille rose was developed in the Kangxi-Yongzheng period. So the answer is Qing, which is option E.◁/think▷E. Qing",
+     DYNASTIES, "E"),
+    (YEAR, "◁think▷The uniforms look like the early 1990s, so probably 1991, but", None, None),   # the thinking never closed
+])
+def test_families_of_batches_13_and_14(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+def test_a_rating_followed_by_a_line_that_is_another_rating_is_no_verdict():
+    from chronotasks.scoring.t2i import UNPARSED, parse_graded_rating
+    assert parse_graded_rating("ANALYSIS: The image shows a red fox in the snow.\nRATING: Accept\nNot accept") is UNPARSED
+    assert parse_graded_rating("ANALYSIS: The image shows a red fox in the snow.\nRATING: Accept\nThe fox is clear.") is True
+    assert parse_graded_rating("RATING: Not accept\nNot accept") is False   # the same rating repeated is still one verdict
