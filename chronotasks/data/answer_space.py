@@ -191,7 +191,7 @@ class AnswerSpace:
         if self.kind in ("letter_set", "k_of_n"):
             return letter_set_candidates(text, self.n, options, self.k if self.kind == "k_of_n" else None, self.asks)
         if self.kind == "ordering":
-            return ordering_candidates(text, self.n, self.base)
+            return ordering_candidates(text, self.n, self.base, options)
         if self.kind == "year":
             return year_candidates(text, self.lo, self.hi)
         if self.kind == "choice":

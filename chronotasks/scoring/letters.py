@@ -574,6 +574,8 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     rest = line[m.end():]
     if re.match(r"\s*:\s*\S", rest) and m.group(1) == line[:m.end()].strip():
         return None  # "A: available" heads a line about option A
+    if m.group(1) == "A" and (word := _ARTICLE_NEXT.match(rest)) and word.group(1) not in _NOT_ARTICLE:
+        return None  # "A silver coin with a portrait": the article (a caption, not an answer)
     if _OR_NEXT.match(rest) or _DASH_WORD.match(rest):
         return CONFLICT if _OR_WORD.match(rest) else None
     got = _set_in_clause(m.group(1), n, None)
@@ -728,7 +730,8 @@ def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
         return None
     if _CONDITIONAL.search(s):
         return None  # "If it is Neolithic, porcelain and iron would not have been available; if ..."
-    groups = _availability_groups(s, n, options)
+    cut = cut_off(s)
+    groups = _availability_groups(s if cut is None else s[:cut], n, options)   # (a group cut off may be incomplete)
     if not groups:
         return None
     if asks in POLARITY:

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
-from chronotasks.scoring.letters import letters_for
+from chronotasks.scoring.letters import letters_for, option_mentions
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
@@ -43,7 +43,8 @@ _END = re.compile(r"(?<=[a-z\d)])\.(?=\s|$)|[!?。]")
 _COMPACT = re.compile(r"[A-Za-z]{2,26}")
 _LOWER_LIST = re.compile(r"[a-z](?:\s*[,>\-→ ]\s*[a-z])+")
 _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
-_PAREN = re.compile(r"\([^()\n]{2,80}\)|\[[^\[\]\n]{2,80}\]")
+_PAREN = re.compile(r"\((?:[^()\n]{2,80}|[\u4e00-\u9fff])\)|\[[^\[\]\n]{2,80}\]")   # (not "(A)": an option)
+_PAREN_LETTER = re.compile(r"\(([A-Z])\)")   # "(A), (B), (D), (C)": the brackets of an MMBench-style letter
 _SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;)?\s*"
         r"(?:(?:and\s+)?(?:then|finally|lastly|next|last)\s*,?\s*|and\s+|followed\s+by\s+|其次是|然后是|最后是|再到|到)?")
 # matched on lower(text)
@@ -105,6 +106,8 @@ def _numbers_images_from_one(s: str, n: int, base: int) -> bool:
 def _prepare(s: str) -> str:
     """Label prefixes dropped ("Image 3" -> "3") and parenthesised asides blanked (kept in place)."""
     s = blank_label_prefixes(s)
+    if "(" in s:
+        s = _PAREN_LETTER.sub(r" \1 ", s)
     return _PAREN.sub(lambda m: " " * len(m.group(0)) if _WORDS.search(m.group(0)) else m.group(0), s)
 
 
@@ -336,15 +339,39 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
             yield Candidate(found, line_start, how, final)
 
 
-def ordering_candidates(s: str, n: int, base: int | None = None) -> Iterator[Candidate]:
+def _options_as_letters(s: str, n: int, options) -> str | None:
+    """``s`` with each option named by its text replaced by its letter (padded, so positions hold:
+    "Stone implement, Ram, Image of Narasimha, Coin." -> "A              , B  , D ..."), or None when
+    the reply names no option by its text."""
+    mentions = [(a, b, i) for a, b, i in option_mentions(s, options) if i < n]
+    if not mentions:
+        return None
+    out, last = [], 0
+    for a, b, i in mentions:
+        letter = letters_for(n)[i]
+        # the option's own letter beside its text ("Stone implement (A)", "(A) Stone implement") is the same item
+        after = re.match(rf"[ \t]*\(?{letter}\)(?![\w])", s[b:])
+        before = re.search(rf"(?<![\w(])\(?{letter}[).:]?[ \t]*$", s[last:a])
+        if before:
+            a = last + before.start()
+        if after:
+            b += after.end()
+        out.append(s[last:a] + letter + " " * (b - a - 1))
+        last = b
+    return "".join(out) + s[last:]
+
+
+def ordering_candidates(s: str, n: int, base: int | None = None, options=None) -> Iterator[Candidate]:
     """The orderings a normalised reply states: its JSON answer field, a compact "CADB", else the
     lists, numbered lines, tables and prose of ``_stated``. Letters labelling images may be given
     by position ("Image 3 → Image 1 → ..."); indices from 1 count only when the reply names its
-    images so ("Image 1, ..., Image 4" for indices 0-3)."""
+    images so ("Image 1, ..., Image 4" for indices 0-3). A reply that gives no order in letters
+    may give it in the options' texts ("Stone implement → Ram → Image of Narasimha → Coin"): read so
+    only then, with the same rules."""
     found = json_answer(s)
     if found is not None:
         inner = normalize(found[1])
-        value = decide(ordering_candidates(inner, n, base)) if inner else None
+        value = decide(ordering_candidates(inner, n, base, options)) if inner else None
         yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
         return
     bare = s.strip(" \t\n.[](){}\"'")
@@ -363,18 +390,21 @@ def ordering_candidates(s: str, n: int, base: int | None = None) -> Iterator[Can
     if not stated and _numbers_images_from_one(s, n, 0):
         letters = letters_for(n)
         for cand in _stated(s, _items(n, 0, True)):
+            stated = stated or (cand.value is not None and cand.how not in ("weak", "all"))
             value = cand.value if cand.value in (None, CONFLICT) else tuple(letters[i] for i in cand.value)
             yield Candidate(value, cand.start, cand.how, cand.final)
+    if not stated and options and (named := _options_as_letters(s, n, options)) is not None:
+        yield from _stated(named, _items(n, None))
 
 
-def parse_ordering(text, n_items: int = 4, base: int | None = None) -> tuple | None:
+def parse_ordering(text, n_items: int = 4, base: int | None = None, options=None) -> tuple | None:
     """The ordering a reply gives, oldest first as asked: a tuple of n option letters, or with
     ``base`` a tuple of the n integers base..base+n-1 (e.g. 0-based image indices); else None
     (see ``ordering_candidates``)."""
     s = normalize(text)
     if not s:
         return None
-    return decide(ordering_candidates(s, n_items, base), cut_off(s))
+    return decide(ordering_candidates(s, n_items, base, options), cut_off(s))
 
 
 def parse_index_ordering(text, n_items: int, base: int = 0) -> tuple[int, ...] | None:

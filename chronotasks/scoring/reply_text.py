@@ -151,14 +151,16 @@ def blank_instructions(s: str) -> str:
 # the question first. A line that opens one of our prompts ends the reply when it follows the reply's
 # own words (the rest is a new question, ``_PROMPT_OPENING``); the prompt's lines that name images by
 # number ("Image 1 is the first image provided.") and its image placeholders ("C. <image>", the
-# options of an odd-one-out prompt echoed) are blanked wherever they are (``_PROMPT_LINE``).
+# options of an odd-one-out prompt echoed) are blanked wherever they are (``_PROMPT_LINE``). A
+# chat template's turns leak from fine-tuned models: a leading "ASSISTANT:" is blanked, a "USER:"
+# turn after the reply's own words is a new question (cut there).
 _PROMPT_OPENING = re.compile(
     r"^[ \t>#-]*(?:look\s+at\s+this\s+historical\s+artifact\s+and\s+answer|below\s+are\s+\d+\s+historical\s+artifacts"
     r"|in\s+which\s+year\s+was\s+this\s+photo\s+taken|here\s+is\s+a\s+news\s+event\s*:|you\s+are\s+an\s+expert\s+in\s"
     r"|compare\s+these\s+two\s+images\s+and\s+determine|is\s+the\s+image\s+correct\s+for\s+the\s+following\s+prompt"
-    r"|as\s+a\s+professional\s+\"text-to-image\"|以上是同一件文物的)[^\n]*", re.MULTILINE)
+    r"|as\s+a\s+professional\s+\"text-to-image\"|以上是同一件文物的|(?:user|human)\s*:)[^\n]*", re.MULTILINE)
 _PROMPT_LINE = re.compile(
-    r"<image>|^[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
+    r"<image>|^[ \t]*(?:assistant|gpt)\s*:|^[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
     r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$", re.MULTILINE)
 
 
@@ -167,7 +169,7 @@ def drop_prompt_echo(s: str) -> tuple[str, bool]:
     (see ``_PROMPT_OPENING``); the flag says whether anything changed."""
     low = lower(s)
     if not any(word in low for word in ("artifact", "photo", "news event", "expert in", "image", "question", "select",
-                                         "arrange", "assessor", "同一件文物", "json format")):
+                                         "arrange", "assessor", "同一件文物", "json format", "assistant", "user", "human", "gpt")):
         return s, False
     spans = [(m.start(), m.end(), False) for m in _PROMPT_LINE.finditer(low)]
     spans += [(m.start(), m.end(), True) for m in _PROMPT_OPENING.finditer(low)]
@@ -249,7 +251,9 @@ _STRONG_EN = (
     r"|\bverdict\s*(?:is|:))"
 )
 _STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
-STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH)
+# "Réponse : 3", "Respuesta: B", "Antwort: C", "答え：B" (models tuned on or answering in other languages)
+_STRONG_OTHER = r"(?=[rwa答回])(?:\b(?:réponse|respuesta|risposta|resposta|antwort)(?:\s+(?:finale?|correcta|corretta))?\s*[:：]|答え\s*[:：は])"
+STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH + "|" + _STRONG_OTHER)
 # Weak cues introduce a conclusion that usually holds the answer.
 # The answer stated before its cue: "The artifact in image D is the odd one out.", "The second
 # artifact belongs to a different time period than the others.", "Image 2 is the correct answer."
@@ -437,6 +441,9 @@ _TERMINAL = frozenset('.!?。！？)]}"\'*`>…:：;；')
 _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 
 
+_LAST_CONNECTOR = re.compile(r"(?:[,、]\s*|\s)(?:and|or|but|as\s+well\s+as|以及|和|或)$", re.IGNORECASE)
+
+
 def cut_off(s: str) -> int | None:
     """Where the last, unfinished sentence starts when a reply stops mid-sentence (the token
     limit): nothing there is an answer. None for a reply that ends properly. A last line of four or
@@ -449,7 +456,9 @@ def cut_off(s: str) -> int | None:
     line_start = s.rfind("\n") + 1
     last_line = s[line_start:]
     words = len(_WORD.findall(last_line))
-    if s[-1] in ",、" and words >= 4:   # a line of four words or more that stops at a comma stopped mid-sentence
+    if (s[-1] in ",、" or _LAST_CONNECTOR.search(last_line)) and words >= 4:
+        # a line of four words or more that stops at a comma or a joining word ("... are porcelain, paper, and")
+        # stopped mid-sentence
         ends = [m.end() for m in re.finditer(r"[.!?。！？}]", last_line)]   # (its last sentence, or a JSON object repeated)
         return line_start + (ends[-1] if ends else 0)
     if len(s) < 150:

@@ -555,3 +555,43 @@ def test_a_rating_followed_by_a_line_that_is_another_rating_is_no_verdict():
     assert parse_graded_rating("ANALYSIS: The image shows a red fox in the snow.\nRATING: Accept\nNot accept") is UNPARSED
     assert parse_graded_rating("ANALYSIS: The image shows a red fox in the snow.\nRATING: Accept\nThe fox is clear.") is True
     assert parse_graded_rating("RATING: Not accept\nNot accept") is False   # the same rating repeated is still one verdict
+
+
+# ---- found by blind batches 15 and 16 -------------------------------------------------------------------------
+SEQUENCE_OPTIONS = ["Stone implement (Tools)", "Ram (Terracotta)", "Coin (Coin)", "Image of Narasimha (Archaeology)"]
+UNAVAILABLE = AnswerSpace("letter_set", n=4, asks="unavailable")
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # a small captioner answers with a caption: "A" is its article, not option A
+    (UNAVAILABLE, "A silver coin with a portrait of a man on it.", ["porcelain", "bronze", "paper", "copper"], None),
+    # a list cut off by the token limit at "and": the group may be incomplete
+    (UNAVAILABLE, "The image shows a coin with a portrait of a king. The materials that would not have been available when "
+                  "this coin was created are porcelain, paper, and", ["porcelain", "bronze", "paper", "copper"], None),
+    # a year given, then revised after "looking again" (the revision's year follows a dash, not the cars it cites)
+    (YEAR, "1991. Hmm, looking again at the car models in the background, they seem slightly newer — 1994.", None, 1994),
+    # a LoRA-tuned model leaks the chat template's role label
+    (NUMBERED_LETTER, "ASSISTANT: 4. The fourth artifact is a printed postcard, which belongs to the modern period, while the "
+                      "others are ancient or medieval objects.", None, "D"),
+    (LETTER, "B\nUSER: And what period is this one from?\nASSISTANT: C", None, "B"),   # an invented next turn is not this answer
+    # "Answer" in another language
+    (NUMBERED_LETTER, "Réponse : 3", None, "C"),
+    # MMBench-style bracketed letters, and Chinese names beside image indices
+    (ORDER, "(A), (B), (D), (C)", None, ("A", "B", "D", "C")),
+    (INDICES, "0（唐）, 2（宋）, 3（明）, 1（清）", None, (0, 2, 3, 1)),
+    # an order given in the options' texts, with or without their letters
+    (ORDER, "The chronological order from oldest to newest is: Stone implement, Ram, Image of Narasimha, Coin.", SEQUENCE_OPTIONS,
+     ("A", "B", "D", "C")),
+    (ORDER, "From newest to oldest: Coin, Image of Narasimha, Ram, Stone implement.", SEQUENCE_OPTIONS, ("A", "B", "D", "C")),
+    (ORDER, "Stone implement (A) → Ram (B) → Image of Narasimha (D) → Coin (C)", SEQUENCE_OPTIONS, ("A", "B", "D", "C")),
+    (ORDER, "Stone implement (B) → Ram (A) → Image of Narasimha (D) → Coin (C)", SEQUENCE_OPTIONS, None),   # text and letter disagree
+    (ORDER, "The coin is probably the newest and the stone implement the oldest.", SEQUENCE_OPTIONS, None),   # two of four placed
+])
+def test_families_of_batches_15_and_16(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+@pytest.mark.parametrize("reply,expected", [("Sí.", True), ("Oui, l'image correspond au prompt.", True), ("Nein.", False),
+                                            ("いいえ。", False), ("Non-temporal cues dominate the image.", None)])
+def test_a_yes_or_no_in_another_language(reply, expected):
+    assert parse_verdict(reply, "standard") is expected
