@@ -3,8 +3,9 @@
 
 Targets (issue 11): < 50 us per typical reply, < 5 ms for a 1 MB reply. The 1 MB replies are
 built to stress the regular expressions: a rambling reply with its answer at the end, a run-away
-repetition of option letters / digits / JSON braces, an unclosed reasoning block, and a reply with
-no whitespace at all.
+repetition of option letters / digits / JSON braces, an unclosed reasoning block, a reply with
+no whitespace at all, and a degenerate model's blank padding (runs of spaces or blank lines: 0.8-7 s
+before blank runs were shortened in ``normalize``).
 The corpus replies are timed through ``AnswerSpace._parse``: ``parse`` remembers the reading of a
 short reply (a lookup when it comes again), which would make every repeat after the first free.
 Run: python perf/parse_speed.py [--repeat 20]
@@ -74,6 +75,8 @@ def long_replies() -> dict[str, str]:
         "JSON braces repeated": ('{"answer": "1"' * (MB // 14 + 1))[:MB],
         "unclosed <think> block": "<think>" + ("x " * (MB // 2))[:MB - 7],
         "no whitespace": ("Ab1" * (MB // 3 + 1))[:MB],
+        "blank padding, answer at both ends": "Answer: B" + " " * (MB - 20) + "Answer: B",
+        "blank lines, answer at the end": ("\n " * (MB // 2))[:MB - 9] + "Answer: B",
         "years repeated": ("1987 or 1988? " * (MB // 14 + 1))[:MB],
         "Chinese rambling, answer at the end": ("这件文物的釉色和纹饰都很有特点，可能是宋代，也可能更晚。" * (MB // 28 + 1))[:MB - 10] + "答案：C",
     }
