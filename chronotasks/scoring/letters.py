@@ -29,8 +29,10 @@ from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
     SENTENCE_END,
+    STRONG_CUE,
     UNSURE,
     WALKTHROUGH,
+    WEAK_CUE,
     cut_off,
     first_clause,
     hedged_after,
@@ -584,6 +586,8 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     tail = first_clause(rest.lstrip(" .;,)"))  # "B, C. D is also possible." hedges in the next sentence
     if HEDGE.search(lower(tail)) and any(c not in got for c in Mentions(tail, n, options).all()):
         return CONFLICT
+    if _list_goes_on(rest, n, options, got):
+        return None  # "B. C."
     return got
 
 
@@ -768,6 +772,20 @@ def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | st
 
 
 _LEAD_CHARS = 400
+_ONLY_SEPARATORS = re.compile(r"[\s,;&/.()*\-–—]*(?:(?:and|plus|also|和|及|与)[\s,;&/.()*\-–—]*)*", re.IGNORECASE)
+
+
+def _list_goes_on(rest: str, n: int, options, got) -> bool:
+    """Whether a sentence after a set answer is itself only more options ("Porcelain. Paper.",
+    "B. C."): the answer goes on past its first sentence, so its first sentence alone is not it."""
+    for sentence in re.split(r"[.;。；\n]", rest):
+        if not sentence.strip():
+            continue
+        named = Mentions(sentence, n, options, allow_lower=len(sentence.strip()) <= 12)
+        spans = sorted((a, b) for a, b, _ in named.letters + named.texts)
+        if spans and _ONLY_SEPARATORS.fullmatch(_blank(sentence, spans)) and set(named.all()) - set(got):
+            return True
+    return False
 
 
 def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidate | None:
@@ -783,15 +801,43 @@ def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidat
         got = _set_in_clause(clause, n, options)
         if got not in (None, CONFLICT) and hedged_after(region[len(clause):], lambda w: bool(set(Mentions(w, n, options).all()) - got)):
             got = CONFLICT  # "I would group A, C and E. B might also belong with them"
+        if got not in (None, CONFLICT) and _list_goes_on(region[len(clause):], n, options, got):
+            got = None  # "Porcelain. Paper."
     if got not in (None, CONFLICT) and k is not None and len(got) != k:
         got = None  # "B and E stand out as outliers: ..." names the other two of five
     return Candidate(got, lo, "lead")
+
+
+# After an option's text, a word that keeps it the name of an option ("bronze and copper", "paper was
+# ..."); any other word makes the text describe a thing ("a bronze coin", "a silk scarf")
+_NAMING_NEXT = frozenset((
+    "and", "or", "nor", "but", "was", "were", "is", "are", "would", "could", "might", "may", "had", "has", "have", "did",
+    "does", "do", "not", "as", "in", "on", "at", "to", "for", "from", "by", "of", "since", "until", "before", "after", "than",
+    "then", "also", "only", "already", "being", "been", "be", "existed", "exists", "came", "technique", "techniques",
+    "method", "methods", "process", "material", "materials", "option", "options", "would've", "wasn't", "weren't",
+    "didn't", "couldn't", "wouldn't", "isn't", "aren't", "hadn't", "became", "appeared", "developed", "emerged",
+))
+_NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'’-]*)")
+
+
+def _caption_only(s: str, n: int, options) -> bool:
+    """A short reply that names options only as what a thing is made of or how ("A bronze coin with a
+    portrait of a man on it."): a caption of the image, no answer to which options were (not) available."""
+    if len(s) > 300 or not options or _ABOUT_AVAILABILITY.search(s):
+        return False
+    low = lower(s)
+    if STRONG_CUE.search(low) or WEAK_CUE.search(low) or lone_letters(s, n):
+        return False
+    named = option_mentions(s, options)
+    return bool(named) and all((m := _NEXT_WORD.match(s, end)) and m.group(1) not in _NAMING_NEXT for _, end, _ in named)
 
 
 def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: str | None = None) -> Iterator[Candidate]:
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
     valid = letters_for(n)
+    if asks is not None and _caption_only(s, n, options):
+        return
 
     def sized(got, committed: bool = True):
         """A set of the wrong size for k-of-n: no answer (CONFLICT when the statement commits to it)."""
@@ -829,10 +875,16 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
             # "C and D would not have been available. A and B would.": with the question's polarity the
             # groups are the answer; without, two groups are no answer. Read only when no answer was
             # stated (what the reply says of each option's availability is its explanation then)
-            if k is None and not stated:
-                yield _polarity(s, n, options, asks)
             if not stated:  # fallbacks: read only when no answer was stated
-                yield from (_lead_candidate(s, lo_, n, options, k) for lo_ in leads)
+                polarity = _polarity(s, n, options, asks) if k is None else None
+                lead = [c for c in (_lead_candidate(s, lo_, n, options, k) for lo_ in leads) if c is not None]
+                if len({c.value for c in [polarity, *lead] if c is not None and c.value is not None}) > 1:
+                    # "A, C. Lithography (D) is later.", "Porcelain. Paper was also not available.",
+                    # "Porcelain.\nPaper.": the answer the reply opens with, what it says of availability
+                    # and the lines that start with options disagree
+                    yield Candidate(CONFLICT, 0, "lead")
+                yield polarity
+                yield from lead
             yield FALLBACKS
             continue
         region = s[lo:hi]

@@ -595,3 +595,24 @@ def test_families_of_batches_15_and_16(space, reply, options, expected):
                                             ("いいえ。", False), ("Non-temporal cues dominate the image.", None)])
 def test_a_yes_or_no_in_another_language(reply, expected):
     assert parse_verdict(reply, "standard") is expected
+
+
+# ---- set answers whose first sentence is not the whole answer (found while reading batch 15) --------------------
+MATERIALS4 = ["porcelain", "bronze", "paper", "copper"]
+
+
+@pytest.mark.parametrize("reply,expected", [
+    ("A bronze coin with a portrait of a man on it.", None),       # a caption: the material of the thing shown
+    ("A copper coin and a paper note.", None),
+    ("Bronze and copper.", S("BD")),
+    ("Porcelain and paper were not yet in use.", S("AC")),
+    ("Porcelain. Paper.", None),                                    # the list goes on past its first sentence
+    ("B. C.", None),
+    ("Porcelain.\nPaper.", None),
+    ("Porcelain. Paper was also not available.", None),             # the opening answer and the statement disagree
+    ("A, C. Lithography (D) is later.", None),
+    ("Porcelain. It was invented much later.", S("A")),
+    ("C, D (A and B came later)", S("CD")),
+])
+def test_a_set_answer_is_the_whole_answer_or_none(reply, expected):
+    assert read(UNAVAILABLE, reply, MATERIALS4) == expected
