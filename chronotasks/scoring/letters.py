@@ -341,6 +341,14 @@ def _json_letter(s: str, n: int, options) -> Candidate | None:
     return Candidate(value or CONFLICT, pos, "json", True)
 
 
+# None of our single-letter questions asks which is oldest or newest
+_AGE_SUPERLATIVE = re.compile(r"\b(?:oldest|earliest|newest|latest|most\s+(?:recent|ancient|modern)|youngest)\b|最早|最晚|最古老|最新")
+
+
+def _sentence_start(s: str, pos: int) -> int:
+    return max(s.rfind(ch, 0, pos) for ch in ".!?\n。") + 1
+
+
 def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
     """The letters a normalised reply states, in the order a grader reads them."""
     valid = letters_for(n)
@@ -351,11 +359,15 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
     if "{" in s:
         yield _json_letter(s, n, options)
     listing = _is_options_listing(s)
+    ranked_only = False   # the only "... is X." said which is oldest or newest
     for how, lo, hi, final in regions(s, odd=True):
         if how == "fallbacks":
             yield FALLBACKS
             continue
         region = s[lo:hi]  # ("odd": "The artifact in image D is the odd one out." is read as a cue)
+        if how == "closing" and _AGE_SUPERLATIVE.search(lower(s), _sentence_start(s, lo), lo):
+            ranked_only = True   # "The oldest artifact is A, a chipped stone tool.": which is oldest, not the asked answer
+            continue
         if how == "line":
             if listing:
                 continue
@@ -368,7 +380,7 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
                     yield Candidate(_letter_in_clause(clause, n, options, s[lo + len(clause):lo + len(clause) + _LEAD_CHARS]), lo, "lead")
             continue
         if how == "all":  # (not a walkthrough of the options that never says which)
-            yield Candidate(None if listing else _letter_anywhere(region, n, options), 0, how)
+            yield Candidate(None if listing or ranked_only else _letter_anywhere(region, n, options), 0, how)
             return
         if how == "bold":
             bare = _bare_letter(region, n, options)
@@ -670,7 +682,8 @@ _AVAILABLE = re.compile(
 # (a dash before "all"/"none" starts a statement of its own: "None of these — all of them were available")
 _GROUP_SPLIT = re.compile(r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s"
                           r"|\s[—–-]{1,2}\s*(?=(?:all|none|every|each|both|neither)\b)"
-                          r"|,\s*(?:so|thus|therefore|hence)\s+(?=(?:all|none|every|each|both|neither|no)\b)", re.IGNORECASE)
+                          r"|,\s*(?:so|thus|therefore|hence)\s+(?=(?:all|none|every|each|both|neither|no)\b)"
+                          r"|,\s*(?:since|because|as|given\s+that)\s", re.IGNORECASE)   # (a reason is a statement of its own)
 # "None of the listed techniques would have been available" says every option was not
 _GROUP_NONE = re.compile(r"^\s*(?:none|neither)\s+of\b|^\s*no\s+(?:\w+\s+)?(?:would|were|was|could|had|existed)\b", re.IGNORECASE)
 _GROUP_ALL = re.compile(r"^\s*(?:all|every|each|both)\b|\ball\s+(?:of\s+)?(?:these|the|four|five|them)\b|都|全部|均", re.IGNORECASE)

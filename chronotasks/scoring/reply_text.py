@@ -48,12 +48,14 @@ ANYWHERE_LIMIT = 3_000
 
 _THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"),
                ("◁think▷", "◁/think▷"))   # (the last: Kimi-VL-Thinking's markers)
-_ANSWER_TAGS = re.compile(r"</?answer>|<\|(?:begin|end)_of_box\|>", re.IGNORECASE)
+# answer tags, and the special tokens a served model leaks at the end of its reply ("Answer: A</s>",
+# "<|im_end|>", "<end_of_turn>")
+_ANSWER_TAGS = re.compile(r"</?answer>|<\|[a-z_▁]{2,30}\|>|</?s>|<(?:end|start)_of_turn>|<[be]os>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]{0,200}?)\s*\}|\\(?:text|textbf|mathrm)\s*\{([^{}]{0,200})\}")
 _LATEX_ARROW = re.compile(r"\\(?:to|rightarrow|Rightarrow|longrightarrow|Longrightarrow|implies)(?![A-Za-z])")
 _LATEX_SPACE = re.compile(r"\\[,;!:]|\\quad\b")
 _MARKDOWN = re.compile(r"(?=[*_`$#>])(?:\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?)", re.MULTILINE)
-_FOLD = str.maketrans({"、": ", ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
+_FOLD = str.maketrans({"、": ", ", "،": ", ", "؛": "; ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
                        "『": '"', "』": '"', "【": "[", "】": "]", "《": '"', "》": '"', "〈": "<", "〉": ">",
                        "\u00a0": " ", "\u3000": " ", "✔": " ✓ ", "✓": " ✓ ", "☑": " ✓ ", "✅": " ✓ ",
                        "✘": " ✗ ", "✗": " ✗ ", "✖": " ✗ ", "❌": " ✗ ", "×": " ✗ ", "❎": " ✗ "})
@@ -135,7 +137,7 @@ _INSTRUCTION = re.compile(
     r"|\bfollow\s+these\s+steps\s+strictly\s*:?"
     r"|\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"
     r"|\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"
-    r"|\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\s*\)?\.?"
+    r"|\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"
     r"|(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"
     r")")
 
@@ -392,6 +394,10 @@ def _bold_answers(s: str) -> list[tuple[int, int]]:
     return spans
 
 
+# A line that offers another answer: "Or B, D, E.", "Alternatively: C"
+_ALTERNATIVE_LINE = re.compile(r"^[ \t>*-]*(?:or|alternatively|或者)(?![\w'])[ \t,:：]*", re.MULTILINE)
+
+
 def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     """(how, start, end, final) spans of s that may hold the answer, in the order a grader reads them.
 
@@ -418,6 +424,9 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
             for m in reversed(list(pattern.finditer(low, start, end))):
                 sentence = _sentence_start(low, m.start(), start)
                 yield how, sentence, m.start(), corrected or _FINAL_MARK.search(low, sentence, m.start()) is not None
+        for m in _ALTERNATIVE_LINE.finditer(low, start, end):   # "A, D, E\n\nOr B, D, E.": a second answer
+            line_end = low.find("\n", m.end())
+            yield "cue", m.end(), end if line_end < 0 else min(line_end, end), False
         if i == 0:
             cue_ends = {m.end() + k for m in cues for k in range(3)}  # "The answer is B.": the cue's own "is"
             closings = list(_CLOSING.finditer(low, start, end))
@@ -454,7 +463,9 @@ _TERMINAL = frozenset('.!?。！？)]}"\'*`>…:：;；')
 _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 
 
-_LAST_CONNECTOR = re.compile(r"(?:[,、]\s*|\s)(?:and|or|but|as\s+well\s+as|以及|和|或)$", re.IGNORECASE)
+# a last word that cannot end a sentence ("... did not reach India until much later, so")
+_LAST_CONNECTOR = re.compile(r"(?:[,、]\s*|\s)(?:and|or|but|so|because|since|as|while|whereas|which|that|the|a|an|of|to|in|"
+                             r"with|for|from|by|than|then|is|was|were|are|would|could|as\s+well\s+as|以及|和|或)$")   # (lower case: "Answer: A" ends)
 
 
 def cut_off(s: str) -> int | None:

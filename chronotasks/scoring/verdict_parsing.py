@@ -17,8 +17,9 @@ _FIRST = re.compile(
     r"^\W*(yes|yeah|yep|yup|no|nope|correct|incorrect|true|false|y|n|affirmative|negative|absolutely|definitely|certainly|indeed|"
     r"not\s+(?:really|quite|at\s+all|exactly)|(?:definitely|absolutely|certainly|of\s+course)\s+not)(?=\s*(?:[.,!;:\-–—)\n]|$))",
     re.IGNORECASE)
-# yes / no in the other languages a model tuned on them answers in ("Sí.", "Oui, ...", "Nein.", "いいえ")
-_OTHER_FIRST = re.compile(r"^\W*(?:(sí|si|oui|ja|はい)|(non|nein|いいえ))(?=\s*(?:[.,!;:)\n、。]|$))", re.IGNORECASE)
+# yes / no in the other languages a model tuned on them answers in ("Sí.", "Oui, ...", "Nein.", "いいえ", "نعم", "아니요")
+_OTHER_FIRST = re.compile(r"^\W*(?:(sí|si|oui|ja|はい|نعم|네|예|हाँ|हां)|(non|nein|いいえ|لا|아니요|아니오|아니|नहीं))(?=\s*(?:[.,!;:)\n、。،]|$))",
+                          re.IGNORECASE)
 _ZH_FIRST = re.compile(r"^\W*(?:(不是|不对|不正确|否|没有|不)|(是的|是|对|正确))")
 _BOTH = re.compile(r"\byes\s+(?:and|or|/)\s+no\b|\bno\s+(?:and|or|/)\s+yes\b|\byes\s+no\b|\bno\s+yes\b|是或否|是否", re.IGNORECASE)
 _CUE = re.compile(r"(?:final\s+answer|answer|verdict|i\s*(?:would|'d)?\s*say|my\s+answer\s+is|decision|conclusion|答案|结论|回答)\s*(?:is|would\s+be|:|=|-)?\s*", re.IGNORECASE)

@@ -533,8 +533,8 @@ def test_a_bold_answer_above_a_walkthrough_that_names_each_option_again_after_it
     (AnswerSpace("letter_set", n=4, asks="unavailable"),
      "All of these materials — stone, silk, copper and synthetic pigments — would have been available when this archaeological "
      "collection was created, since the objects appear to date from the 19th century, after the invention of synthetic pigments such "
-     "as Prussian blue and ultramarine.", ["stone", "silk", "copper", "synthetic pigments"], None),   # (was read as all four;
-    # the reason names an option again, so it abstains: a counted failure, not a wrong answer)
+     "as Prussian blue and ultramarine.", ["stone", "silk", "copper", "synthetic pigments"], S()),   # (was read as all four;
+    # the reason after ", since" is a statement of its own)
     (AnswerSpace("letter_set", n=4, asks="unavailable"),
      "All of these materials — stone, silk, copper and synthetic pigments — would have been available when this coin was minted.",
      ["stone", "silk", "copper", "synthetic pigments"], S()),
@@ -616,3 +616,36 @@ MATERIALS4 = ["porcelain", "bronze", "paper", "copper"]
 ])
 def test_a_set_answer_is_the_whole_answer_or_none(reply, expected):
     assert read(UNAVAILABLE, reply, MATERIALS4) == expected
+
+
+# ---- found by blind batch 17 ----------------------------------------------------------------------------------
+TECHNIQUES_MODERN = ["lithography", "mechanical printing", "digital printing", "screen printing"]
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # an answer to another question ("which is oldest") is no answer to "which differs"
+    (LETTER, "The oldest artifact is A, a chipped stone tool.", None, None),
+    (LETTER, "The oldest artifact is A, so A is the odd one out.", None, "A"),
+    # the prompt's format example echoed alone
+    (AnswerSpace("letter_set", n=4, asks="available"), 'e.g., "A, C"', TECHNIQUES, None),
+    # a statement with its reason after ", since": the reason's words ("modern") do not turn the statement
+    (AnswerSpace("letter_set", n=4, asks="available"), "None of the listed techniques would have been available when this "
+     "terracotta was created, since all of them are modern industrial processes.", TECHNIQUES_MODERN, S()),
+    # a walkthrough cut off by the token limit at a word no sentence ends with
+    (UNAVAILABLE, "Let's analyze each material:\n\nA. porcelain – True porcelain was developed in China and did not reach India "
+                  "until much later, so", MATERIALS4, None),
+    # a second answer on a line of its own
+    (GROUP, "A, D, E\n\nOr B, D, E.", None, None),
+    (LETTER, "B\n\nAlternatively: C", None, None),
+    # a served model's special tokens, the Arabic comma
+    (LOC, "The horse figure with green, amber and cream glaze is a typical sancai tomb figure, which is strongly associated with "
+          "the Tang dynasty.\n\nAnswer: A</s>", ["Tang", "Song", "Ming", "Yuan", "Qing"], "A"),
+    (AnswerSpace("k_of_n", n=5, k=3, numbered=True), "1، 3، 4\n\nهذه القطع الثلاث عبارة عن لوحات ومخطوطات مرسومة على الورق", None, S("ACD")),
+])
+def test_families_of_batch_17(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+@pytest.mark.parametrize("reply,expected", [("نعم", True), ("아니요", False), ("네.", True)])
+def test_yes_and_no_in_arabic_and_korean(reply, expected):
+    assert parse_verdict(reply, "simple") is expected
