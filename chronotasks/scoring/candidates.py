@@ -14,6 +14,9 @@ it:
   a later answer statement names alternatives ("Answer: C. ... The answer could be B or D.");
 - the reply was cut off and the answer would come from its unfinished last sentence.
 
+An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4") is
+never the answer, and once one is stated no fallback reading is taken (it may be reading the hypothesis).
+
 Candidates from weaker readings (a line that starts with an answer and goes on, a conclusion after
 "so", the whole reply) never contradict a committed one: they are fallbacks, read only when no
 committed statement was found.
@@ -32,6 +35,8 @@ CONFLICT = "conflict"  # a statement that gives no single answer: the reply give
 # goes on ("B. The jar is later"), a conclusion after "so", the whole reply.
 COMMITTED = frozenset(("bare", "json", "cue", "closing", "bold", "structure", "line"))
 FALLBACK = frozenset(("lead", "weak", "all"))
+# An answer stated under a condition: never the answer, and no fallback reading is taken after one.
+HYPOTHETICAL = "hypothetical"
 # Read as committed when first, but never against another answer: "C stands out at first glance,
 # but ... the real outlier is A" ("X is the odd one out", "X stands out").
 SOFT = frozenset(("odd",))
@@ -63,10 +68,14 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
     (``reply_text.cut_off``): nothing from there counts, and no fallback reading of such a reply.
     """
     primary: Candidate | None = None
+    supposed = False  # an answer was stated under a condition ("if ..., the order would be ...")
     for cand in candidates:
         if cand is FALLBACKS and primary is not None:
             break
         if cand is None or cand.value is None:
+            continue
+        if cand.how == HYPOTHETICAL:
+            supposed = supposed or primary is None
             continue
         if cut is not None and (cand.start >= cut or cand.how in FALLBACK - {"lead"}):
             continue
@@ -74,7 +83,9 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
             primary = cand
             if cand.value == CONFLICT:
                 return None
-            if cand.how in FALLBACK or cand.how == "bare":
+            if cand.how in FALLBACK:
+                return None if supposed else cand.value   # (a fallback may be reading the hypothesis)
+            if cand.how == "bare":
                 return cand.value
             continue
         if cand.how in FALLBACK or cand.how in SOFT or cand.value == primary.value:
@@ -90,4 +101,4 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
     return None if primary is None else primary.value
 
 
-__all__ = ["COMMITTED", "CONFLICT", "FALLBACK", "FALLBACKS", "SOFT", "Candidate", "decide"]
+__all__ = ["COMMITTED", "CONFLICT", "FALLBACK", "FALLBACKS", "HYPOTHETICAL", "SOFT", "Candidate", "decide"]

@@ -747,8 +747,9 @@ def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
         return None
     if _CONDITIONAL.search(s):
         return None  # "If it is Neolithic, porcelain and iron would not have been available; if ..."
-    cut = cut_off(s)
-    groups = _availability_groups(s if cut is None else s[:cut], n, options)   # (a group cut off may be incomplete)
+    if cut_off(s) is not None:
+        return None  # a reply cut off mid-deliberation: what it said so far of each option is no answer
+    groups = _availability_groups(s, n, options)
     if not groups:
         return None
     if asks in POLARITY:

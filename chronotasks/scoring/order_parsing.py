@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, HYPOTHETICAL, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.letters import letters_for, option_mentions
 from chronotasks.scoring.reply_text import (
@@ -309,18 +309,22 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
             line_runs[line_start] = _runs(t, items, line_start, len(t) if line_end < 0 else line_end, s)
         return [(at, value) for at, value in line_runs[line_start] if start <= at < end]
 
+    supposed: list[tuple[int, int]] = []  # where an order is stated under a condition
     for how, lo, hi, final in regions(t):
         if how == "fallbacks":
             yield FALLBACKS
             continue
         if how == "bold":
             continue
+        if how == HYPOTHETICAL:
+            supposed.append((lo, hi))
         if how == "line":
             if not structured_done:
                 structured_done = True
                 for structured in (_numbered(t, items, s), _table(t, items), _bulleted(t, items, s)):
                     yield Candidate(structured, 0, "structure")
-            yield Candidate(_one(_runs(t, items, lo, hi, s)), lo, how)
+            stated = [(at, value) for at, value in _runs(t, items, lo, hi, s) if not any(a <= at < b for a, b in supposed)]
+            yield Candidate(_one(stated), lo, how)
         elif how == "all":
             found = _one(_runs(t, items, raw=s))
             if found is None and len(t) <= ANYWHERE_LIMIT:

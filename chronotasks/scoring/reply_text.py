@@ -53,7 +53,7 @@ _THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reason
 _ANSWER_TAGS = re.compile(r"</?answer>|<\|[a-z_▁]{2,30}\|>|</?s>|<(?:end|start)_of_turn>|<[be]os>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]{0,200}?)\s*\}|\\(?:text|textbf|mathrm)\s*\{([^{}]{0,200})\}")
 _LATEX_ARROW = re.compile(r"\\(?:to|rightarrow|Rightarrow|longrightarrow|Longrightarrow|implies)(?![A-Za-z])")
-_LATEX_SPACE = re.compile(r"\\[,;!:]|\\quad\b")
+_LATEX_SPACE = re.compile(r"\\[,;!:]|\\quad\b|\\[\[\]()]")   # (and the display-math brackets "\[ ... \]")
 _MARKDOWN = re.compile(r"(?=[*_`$#>])(?:\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?)", re.MULTILINE)
 _FOLD = str.maketrans({"、": ", ", "،": ", ", "؛": "; ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
                        "『": '"', "』": '"', "【": "[", "】": "]", "《": '"', "》": '"', "〈": "<", "〉": ">",
@@ -218,7 +218,7 @@ def normalize(text: Any) -> Reply:
         s = _ANSWER_TAGS.sub("\n", s)
     if "\\" in s:
         for _ in range(2):  # \boxed{\text{B}}: the inner command first
-            s = _BOXED.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), s)
+            s = _BOXED.sub(lambda m: f"\nFinal answer: {m.group(1)}\n" if m.group(1) is not None else m.group(2), s)
         s = _LATEX_SPACE.sub(" ", _LATEX_ARROW.sub(" → ", s))
     reply = _strip_markdown(s)
     blanked, echoed = drop_prompt_echo(blank_instructions(reply))
@@ -398,11 +398,28 @@ def _bold_answers(s: str) -> list[tuple[int, int]]:
 _ALTERNATIVE_LINE = re.compile(r"^[ \t>*-]*(?:or|alternatively|或者)(?![\w'])[ \t,:：]*", re.MULTILINE)
 
 
+# "The options are lithography, ...": the question restated, unless the options are qualified ("the correct options are")
+_RESTATED_OPTIONS = re.compile(r"(?:options|choices)\s+(?:given\s+|listed\s+|provided\s+)?are\b")
+_QUALIFIED = re.compile(r"\b(?:correct|right|valid|applicable|final|chosen|selected|best|appropriate|my|these|three|two)\s+$")
+# An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4"): a
+# hypothesis the reasoning weighs, not the answer ("if forced", "if I had to choose" are cues of their own)
+_HYPOTHESIS = re.compile(r"\bif\b(?!\s+(?:i\s+(?:had|have|must|were|was|am)\b|i'm\b|forced|pressed|made|asked))|\bassuming\b|如果|假如|若是")
+
+
+_SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")   # "so if image 3 is Song, ..."
+
+
+def _said(low: str, cue_start: int, floor: int) -> str:
+    """ "cue" for an answer stated, "hypothetical" for one stated under a condition."""
+    return "hypothetical" if _HYPOTHESIS.search(low, _sentence_start(low, cue_start, floor), cue_start) else "cue"
+
+
 def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     """(how, start, end, final) spans of s that may hold the answer, in the order a grader reads them.
 
     ``how``: "cue" (after an answer cue, before "is the correct answer", or inside a
-    self-correction), "odd" (before "is the odd one out", "belongs to a different period": for a
+    self-correction), "hypothetical" (a cue or closing in a sentence that sets a condition: "if image 3
+    is Song, then the order would be ..."; ``decide`` never takes it as the answer), "odd" (before "is the odd one out", "belongs to a different period": for a
     question about the one that differs), "closing" (the end of a
     last sentence "... is X."), "bold" (a bold span ending its line), "line" (the first or the last line, for the
     caller to test as an answer line), "weak" (after a conclusion cue such as "so" or "因此"),
@@ -416,10 +433,11 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
         corrected = i < last_epoch
-        cues = list(STRONG_CUE.finditer(low, start, end))
+        cues = [m for m in STRONG_CUE.finditer(low, start, end) if not _RESTATED_OPTIONS.match(low, m.start())
+                or _QUALIFIED.search(low, max(0, m.start() - 12), m.start())]   # not "The options are X, Y, Z and W."
         for m in reversed(cues):
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
-                yield "cue", m.end(), end, corrected or _is_final(low, m.start(), m.end())
+                yield _said(low, m.start(), start), m.end(), end, corrected or _is_final(low, m.start(), m.end())
         for how, pattern in (("cue", REVERSE_CUE), ("odd", ODD_CUE)) if odd else (("cue", REVERSE_CUE),):
             for m in reversed(list(pattern.finditer(low, start, end))):
                 sentence = _sentence_start(low, m.start(), start)
@@ -434,14 +452,15 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
                 closings = closings[:_CLOSINGS] + closings[-_CLOSINGS:]
             for closing in reversed(closings):
                 if closing.end() not in cue_ends:  # not "The answer is B." again
-                    yield "closing", closing.end(), end, corrected or _is_final(low, closing.start(), closing.end())
+                    how = "closing" if _said(low, closing.start(), start) == "cue" else "hypothetical"
+                    yield how, closing.end(), end, corrected or _is_final(low, closing.start(), closing.end())
             if getattr(s, "bold", ()):
                 for a, b in reversed(_bold_answers(s)):
                     if a >= start:
                         yield "bold", a, b, corrected
         if corrected:  # text after a self-correction
             for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
-                yield "cue", m.end(), end, True
+                yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "cue", m.end(), end, True
             yield "cue", start, end, True
     first = _FIRST_LINE.search(s)
     if first:
@@ -455,7 +474,7 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     yield "fallbacks", 0, 0, False
     start, end = epochs[0]
     for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
-        yield "weak", m.end(), end, False
+        yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "weak", m.end(), end, False
     yield "all", 0, len(s), False
 
 

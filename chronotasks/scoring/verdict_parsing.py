@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from chronotasks.scoring.reply_text import normalize
+from chronotasks.scoring.reply_text import CORRECTION, lower, normalize
 
 _FIRST = re.compile(
     r"^\W*(yes|yeah|yep|yup|no|nope|correct|incorrect|true|false|y|n|affirmative|negative|absolutely|definitely|certainly|indeed|"
@@ -20,6 +20,7 @@ _FIRST = re.compile(
 # yes / no in the other languages a model tuned on them answers in ("Sí.", "Oui, ...", "Nein.", "いいえ", "نعم", "아니요")
 _OTHER_FIRST = re.compile(r"^\W*(?:(sí|si|oui|ja|はい|نعم|네|예|हाँ|हां)|(non|nein|いいえ|لا|아니요|아니오|아니|नहीं))(?=\s*(?:[.,!;:)\n、。،]|$))",
                           re.IGNORECASE)
+_PARTIAL = re.compile(r"^\W*(?:partially|partly|somewhat|mostly|kind\s+of|sort\s+of|half|部分|一半)\b", re.IGNORECASE)
 _ZH_FIRST = re.compile(r"^\W*(?:(不是|不对|不正确|否|没有|不)|(是的|是|对|正确))")
 _BOTH = re.compile(r"\byes\s+(?:and|or|/)\s+no\b|\bno\s+(?:and|or|/)\s+yes\b|\byes\s+no\b|\bno\s+yes\b|是或否|是否", re.IGNORECASE)
 _CUE = re.compile(r"(?:final\s+answer|answer|verdict|i\s*(?:would|'d)?\s*say|my\s+answer\s+is|decision|conclusion|答案|结论|回答)\s*(?:is|would\s+be|:|=|-)?\s*", re.IGNORECASE)
@@ -41,10 +42,19 @@ _NO_WORDS = {"no", "nope", "incorrect", "false", "n", "negative"}
 
 
 def parse_yes_no(text) -> bool | None:
-    """A yes/no verdict: "Yes.", "**No**", "Answer: yes", "No, the image ...", "是", "不是。..."."""
+    """A yes/no verdict: "Yes.", "**No**", "Answer: yes", "No, the image ...", "是", "不是。...";
+    "Partially." is none; a verdict revised after "wait" / "actually" is the revised one."""
     s = normalize(text)
     if not s or _BOTH.search(s):
         return None
+    if _PARTIAL.match(s):   # "Partially. The fox is accurate, but the season is ambiguous": none, unless concluded
+        concluded = {m.group(1).lower() == "yes" for m in _CONCLUDED.finditer(s)}   # ("Mostly. ... Overall: yes.")
+        return concluded.pop() if len(concluded) == 1 else None
+    revisions = list(CORRECTION.finditer(lower(s)))
+    if revisions:
+        later = parse_yes_no(s[revisions[-1].end():])
+        if later is not None:
+            return later   # "yes\n\nWait, let me recheck ... not consistent with January.\n\nno"
     first = _FIRST.match(s)
     if first:
         verdict = " ".join(first.group(1).lower().split()) in _YES_WORDS

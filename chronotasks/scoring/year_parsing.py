@@ -46,9 +46,9 @@ _EVIDENCE = (r"released|introduced|launched|came\s+out|invented|built|founded|mo
              r"between|born|died|ended|won|held|hosted|创立|发布|推出|上市|成立|举办|之后|以前|之前|以后")
 _CUE = re.compile(rf"(?:\b|(?=~|[\u4e00-\u9fff]))(?:(?P<pick>{_PICK})|(?P<estimate>{_ESTIMATE})|(?P<evidence>{_EVIDENCE}))")  # on lower(text)
 _SENTENCE_START = re.compile(r"[.!?;\n。]\s*")
-# a dash or colon before a year starts what the year answers ("the cars look slightly newer — 1994"):
-# a cue before it is not the year's
-_CLAUSE_START = re.compile(r"\s[—–]\s*|:\s*(?=\d{4})")
+# a dash before a year starts what the year answers ("the cars look slightly newer — 1994"): a cue
+# before it is not the year's
+_CLAUSE_START = re.compile(r"\s[—–]\s*")
 _BARE_LINE = re.compile(
     r"^\W*(?:(?:estimated\s+)?year\s*[:=]?\s*|answer\s*[:=]?\s*|c\.|ca\.|circa|around|about|approx\.?|approximately|~|约|大约)?\s*"
     r"(\d{4})\s*(?:年)?\s*(?:左右)?\s*(?:\([^()]*\)|\[[^\[\]]*\]|ad|ce)?\W*$",

@@ -649,3 +649,42 @@ def test_families_of_batch_17(space, reply, options, expected):
 @pytest.mark.parametrize("reply,expected", [("نعم", True), ("아니요", False), ("네.", True)])
 def test_yes_and_no_in_arabic_and_korean(reply, expected):
     assert parse_verdict(reply, "simple") is expected
+
+
+# ---- found by blind batch 18 (reasoning models) -----------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # the question's options restated in the reasoning ("The options are ...") are no answer
+    (AnswerSpace("letter_set", n=4, asks="available"),
+     "Alright, I need to figure out which manufacturing techniques would have been available. The options are wheel-throwing, "
+     "electroplating, lost-wax casting, and photography.\n\nChola bronzes were made using the lost-wax process, so lost-wax casting "
+     "is definitely available. Now, wheel-throwing. The potter's wheel has been used in India since the Harappan period. "
+     "Let me look at the surface more carefully. There's a greenish patina in the recesses and the details are softened, like "
+     "from centuries of ritual bathing and handling. Modern casts tend to have very crisp detailing and a bright",
+     ["wheel-throwing", "electroplating", "lost-wax casting", "photography"], None),
+    (AnswerSpace("letter_set", n=4, asks="available"), "The correct options are C and D.", TECHNIQUES, S("CD")),
+    # an order stated under a condition the reasoning then doubts, in a reply cut off before it settles
+    (AnswerSpace("ordering", n=5, base=0),
+     "Image 3 is a celadon vase; this could be Song. But wait, crackled celadon was imitated in the Qing dynasty.\n\nHmm, so if "
+     "image 3 is Song and image 4 is Ming, then the order would be 0, 1, 2, 3, 4. But if image 3 is a Qing imitation, then it "
+     "might come after image 4.\n\nBut I'm still not sure whether image 3 is actually Song. The crackle pattern could also be",
+     None, None),
+    (LETTER, "If the piece is Mughal, the answer would be B.", None, None),
+    (LETTER, "If I had to choose, the answer would be B.", None, "B"),
+    # a boxed answer is the final one; LaTeX display brackets around it
+    (AnswerSpace("letter_set", n=4, asks="available"), "Block printing is trickier ... I'll go with the broader reading.\n\n"
+     "**Final Answer**\n\n\\[ \\boxed{C, D} \\]", TECHNIQUES, S("CD")),
+    (YEAR, "These phones were common from the late 1980s to the early 1990s.\n\nWait, let me reconsider the phone. It is smaller "
+           "than the brick phones from 1983-1985, so it's probably a later model, such as a flip phone from around 1989.\n\nSo "
+           "the photo was likely taken between 1985 and 1990, most likely around 1988.\n\n\\boxed{1988}", None, 1988),
+])
+def test_families_of_batch_18(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+@pytest.mark.parametrize("reply,expected", [
+    ("Partially. The fox is accurate, but the season is ambiguous since there is no snow and some trees still have leaves.", None),
+    ("Mostly. The fox is rendered correctly, but there is no snow on the ground. Overall: yes.", True),
+    ("yes\n\nWait, let me recheck the background. Flowers in bloom in the snow are not consistent with January.\n\nno", False),
+])
+def test_a_partial_verdict_and_a_revised_one(reply, expected):
+    assert parse_verdict(reply, "simple") is expected
