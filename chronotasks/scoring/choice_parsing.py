@@ -146,7 +146,8 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     objects = json_values(s)
     field = json_answer(s, (key.lower(), "final_answer", "answer"), objects)
     if field is not None:
-        yield Candidate((_value(field[1], choices, asks) if field[1] else None) or CONFLICT, field[0], "json", True)
+        answer = _value(field[1], choices, asks) if field[1] else None
+        yield Candidate(answer or CONFLICT, field[0], "json", True)
         after = s[s.rfind("}") + 1:]
         revision = CORRECTION.search(lower(after)) if after.strip(" \n`") else None
         if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.'
@@ -154,9 +155,13 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             value = (_compared(clause, choices, asks) if asks else None) or _value(clause, choices, asks) if clause.strip() else None
             yield Candidate(value, len(s) - len(after) + revision.end(), "cue", True)
         if asks:
-            for text in _reasoning(s, field[0], objects):
+            concluded = [_concluded(text, choices, asks) for text in _reasoning(s, field[0], objects)]
+            checks = [text for text in _reasoning(s, field[0], objects, _CHECK_KEYS) if _REVISED.search(lower(text))]
+            if answer is not None and any(_concluded(text, choices, asks) == answer for text in checks):
+                return  # the self-check revised the reasoning's conclusion to the answer given ("Re-evaluating: ... So Image 2 is actually earlier.")
+            for value in concluded:
                 # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
-                yield Candidate(_concluded(text, choices, asks), s.rfind("}") + 1, "cue")
+                yield Candidate(value, s.rfind("}") + 1, "cue")
         return
     if asks and objects:
         role = _role_answer(objects, choices, asks)
@@ -224,9 +229,15 @@ def _role_answer(objects: list, choices: list[str], asks: str) -> Candidate | No
 
 
 _REASONING_KEYS = re.compile(r"think|reason|analy|conclu|step_?3|summary|分析|推理|结论", re.IGNORECASE)
+# the CoT prompt's self-check ("bias_mitigation"): counterfactual by design ("if the colours were swapped,
+# Image 1 would look older"), so never a conclusion against the answer; read only for a revision to it
+_CHECK_KEYS = re.compile(r"bias|reflect|verif|check", re.IGNORECASE)
 
 
 _SENTENCE_MARK = re.compile(r"[.!?。\n]")
+
+
+_REVISED = re.compile(r"re-?evaluat|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|重新|修正|更正")
 
 
 def _concluded(text: str, choices: list[str], asks: str) -> str | None:
@@ -241,13 +252,13 @@ def _concluded(text: str, choices: list[str], asks: str) -> str | None:
     return _compared(first_clause(sentence[cue.end():] if cue else sentence), choices, asks)
 
 
-def _reasoning(s: str, json_at: int, objects: list) -> list[str]:
+def _reasoning(s: str, json_at: int, objects: list, keys: re.Pattern = _REASONING_KEYS) -> list[str]:
     """The reasoning around a JSON answer: the prose before it, and its reasoning fields
-    ("thinking", "reasoning_path", "conclusion")."""
-    texts = [s[:json_at]] if s[:json_at].strip() else []
+    ("thinking", "reasoning_path", "conclusion"; with ``keys``, the fields it names)."""
+    texts = [s[:json_at]] if s[:json_at].strip() and keys is _REASONING_KEYS else []
     obj = next((value for at, value in objects if at == json_at), None)
     if isinstance(obj, dict):
-        texts += [v for k, v in obj.items() if isinstance(v, str) and _REASONING_KEYS.search(str(k))]
+        texts += [v for k, v in obj.items() if isinstance(v, str) and keys.search(str(k))]
     return texts
 
 

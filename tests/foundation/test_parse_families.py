@@ -688,3 +688,22 @@ def test_families_of_batch_18(space, reply, options, expected):
 ])
 def test_a_partial_verdict_and_a_revised_one(reply, expected):
     assert parse_verdict(reply, "simple") is expected
+
+
+# ---- the CoT prompt's self-check (bias_mitigation) -------------------------------------------------------------
+@pytest.mark.parametrize("reply,expected", [
+    # the self-check revises the reasoning's first conclusion to the answer given
+    ('{\n  "time_anchors": {"Image 1": "grayscale street scene, tram", "Image 2": "color photo, Ford Model T"},\n'
+     '  "reasoning_path": "Image 1 is grayscale and looks old, so Image 1 appears earlier.",\n'
+     '  "bias_mitigation": "If the colors were swapped, would my conclusion change? Yes — I relied on grayscale. Re-evaluating: the '
+     'tram in Image 1 is a modern low-floor tram, while the Model T in Image 2 dates to the 1910s. So Image 2 is actually earlier.",\n'
+     '  "answer": "2"\n}', "2"),
+    # a counterfactual in the self-check is no conclusion against the answer
+    ('{"reasoning_path": "The penny-farthing appeared before the safety bicycle, so Image 2 is earlier.", "bias_mitigation": "If the '
+     'colors were swapped, Image 1 would look older, but the objects still show Image 2 is earlier.", "answer": "2"}', "2"),
+    # the reasoning concludes otherwise and nothing revises it: no answer
+    ('{"reasoning_path": "Image 1 is grayscale and looks old, so Image 1 appears earlier.", "bias_mitigation": "The objects agree.", '
+     '"answer": "2"}', None),
+])
+def test_the_cot_self_check(reply, expected):
+    assert read(EARLIER, reply) == expected
