@@ -659,6 +659,8 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
         value = got if got <= valid else CONFLICT
         if k is not None and value != CONFLICT and len(value) != k:
             continue
+        if end >= len(s.rstrip()) and cut_off(s) is not None:
+            value = None   # the list runs to where the reply was cut off: it may go on ("- Block printing: This technique")
         covered.append((start, end))
         yield Candidate(value, start, "structure")
     verdicts = _line_verdicts(s, n, options, asks)

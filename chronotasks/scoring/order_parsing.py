@@ -379,6 +379,13 @@ def ordering_candidates(s: str, n: int, base: int | None = None, options=None) -
         yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
         return
     bare = s.strip(" \t\n.[](){}\"'")
+    lines = [line.strip(" \t.") for line in bare.splitlines() if line.strip()]
+    if len(lines) == n and all(len(line) == 1 for line in lines):   # one item a line: "4\n2\n1\n3"
+        items = _items(n, base, base is not None and _numbers_images_from_one(s, n, base))
+        value = items.value([line.upper() if base is None else line for line in lines])
+        if value is not None:
+            yield Candidate(value, 0, "bare")
+            return
     if base is None and _COMPACT.fullmatch(bare) and (bare.isupper() or bare.islower()):
         yield Candidate(_items(n, None).value(list(bare.upper())) or CONFLICT, 0, "bare")
         return

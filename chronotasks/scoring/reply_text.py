@@ -487,6 +487,10 @@ _LAST_CONNECTOR = re.compile(r"(?:[,、]\s*|\s)(?:and|or|but|so|because|since|as
                              r"with|for|from|by|than|then|is|was|were|are|would|could|as\s+well\s+as|以及|和|或)$")   # (lower case: "Answer: A" ends)
 
 
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+\S")
+_ANSWER_LINE_END = re.compile(r"(?:answer|option|choice|答案)[^\n:：]{0,30}[:：]\s*[^\n]{1,40}$", re.IGNORECASE)
+
+
 def cut_off(s: str) -> int | None:
     """Where the last, unfinished sentence starts when a reply stops mid-sentence (the token
     limit): nothing there is an answer. None for a reply that ends properly. A last line of four or
@@ -506,11 +510,12 @@ def cut_off(s: str) -> int | None:
         return line_start + (ends[-1] if ends else 0)
     if len(s) < 150:
         return None
-    if re.search(r"(?<![A-Za-z])[A-Z]$|\d$", last_line):
-        return None
+    if re.search(r"(?<![A-Za-z])[A-Z]$|\d$", last_line) or _ANSWER_LINE_END.search(last_line):
+        return None   # (a last line that ends with the answer: "Therefore, the correct answer is: E. Ming")
     if len(s) < 300 or words < 6:
         others = [line.rstrip() for line in s[:line_start].splitlines() if line.strip()]
-        if words < 4 or len(others) < 2 or any(line[-1] not in _TERMINAL for line in others):
+        item = _LIST_ITEM.match(last_line) is not None   # ("...available:\n\n- Block printing: This technique")
+        if words < (3 if item else 4) or len(others) < (1 if item else 2) or any(line[-1] not in _TERMINAL for line in others):
             return None
         return line_start
     ends = [m.end() for m in re.finditer(r"(?<=[a-z0-9)\]\"'%]{2})[.!?](?=\s)|[。！？]|\n", s)]

@@ -60,6 +60,7 @@ _ALTERNATIVE = re.compile(r"\b(?:or|maybe|perhaps|possibly)\s+(?:possibly\s+|per
 _COMMITTED_PICK = re.compile(r"final\s+answer|\banswer\b|best\s+(?:guess|estimate)|my\s+guess|i'?d\s+say|i\s+would\s+say|i'?ll\s+(?:say|go)|"
                              r"i\s+estimate|most\s+likely|go(?:ing)?\s+with|settle\s+on|revise|答案|估计|推测")
 _MODEL_AFTER = re.compile(r"\s+[A-Z][a-z]")  # "a 1957 Chevrolet", "the 2008 Olympics"
+_BOUND_AFTER = re.compile(r"\s*(?:or\s+(?:later|after|earlier|before)|at\s+the\s+(?:earliest|latest)|onwards?|and\s+(?:later|after|beyond))\b|年以后|年以前|年之后|年之前")
 # "2012-05-14", "2012/05/14", "2012年5月": a date stands for its year
 # ("2016-08" is a month; "2010-12" stays a range)
 _DATE = re.compile(r"(?<![\d.])(\d{4})(?:[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?!\d)|-0[1-9](?![\d-])|年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)")
@@ -130,6 +131,8 @@ class _Cues:
         kind = self.cues[i][1] if i >= 0 and self.cue_ends[i] > lo else None
         if (_MODEL_AFTER.match(self.s, end) and kind != "pick") or any(a <= pos < b for a, b in self.negated):
             return 0
+        if _BOUND_AFTER.match(self.low, end):
+            return 0   # "from 2014 or later", "2014 at the earliest": a bound, not the estimate
         return {"pick": 3, "estimate": 2, "evidence": 0, None: 1}[kind]
 
 

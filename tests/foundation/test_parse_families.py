@@ -707,3 +707,25 @@ def test_a_partial_verdict_and_a_revised_one(reply, expected):
 ])
 def test_the_cot_self_check(reply, expected):
     assert read(EARLIER, reply) == expected
+
+
+# ---- found by blind batch 20 (a grader's extractor traps) --------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # a list under its introduction, cut off inside its first item: it may go on
+    (NUMBERED_SET, "The terracotta artifact appears to be from the early historic period, probably around the 2nd century BCE. "
+                   "During this period, the following techniques would have been available:\n\n- Block printing: This technique",
+     ["digital printing", "screen printing", "block printing", "weaving"], None),
+    # "from 2014 or later" is a bound the estimate respects, not the estimate
+    (YEAR, "2011\n\nActually, the phone in the man's hand is an iPhone 6, which was released in 2014, so the photo must be from "
+           "2014 or later. 2015", None, 2015),
+    (YEAR, "Probably 2014 or so.", None, 2014),
+    # a long reply whose last line is its answer line, without a full stop, is not cut off
+    (LOC, "The artifact in this image appears to be a blue-and-white porcelain vase, which is characteristic of the Ming dynasty "
+          "(1368-1644). The cobalt blue underglaze decoration, the dragon motif, and the shape of the vase are all consistent with "
+          "Ming dynasty ceramics.\n\nTherefore, the correct answer is: E. Ming", ["Yuan", "Qing", "Tang", "Song", "Ming"], "E"),
+    # one item a line
+    (AnswerSpace("ordering", n=4, numbered=True), "4\n2\n1\n3", None, ("D", "B", "A", "C")),
+    (INDICES, "3\n1\n0\n2", None, (3, 1, 0, 2)),
+])
+def test_families_of_batch_20(space, reply, options, expected):
+    assert read(space, reply, options) == expected
