@@ -403,7 +403,9 @@ _RESTATED_OPTIONS = re.compile(r"(?:options|choices)\s+(?:given\s+|listed\s+|pro
 _QUALIFIED = re.compile(r"\b(?:correct|right|valid|applicable|final|chosen|selected|best|appropriate|my|these|three|two)\s+$")
 # An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4"): a
 # hypothesis the reasoning weighs, not the answer ("if forced", "if I had to choose" are cues of their own)
-_HYPOTHESIS = re.compile(r"\bif\b(?!\s+(?:i\s+(?:had|have|must|were|was|am)\b|i'm\b|forced|pressed|made|asked))|\bassuming\b|如果|假如|若是")
+_HYPOTHESIS = re.compile(r"(?<!even\s)(?<!as\s)\bif\b(?!\s+(?:i\s+(?:had|have|must|were|was|am)\b|i'm\b|forced|pressed|made|asked"
+                         r"|(?:we|you|one)\s+(?:look|consider|examine|compare|analy[sz]e|take|focus|go\s+by|judge)))"
+                         r"|\bassuming\b|如果|假如|若是")   # ("if we look at the glaze, the answer is B" is no condition)
 
 
 _SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")   # "so if image 3 is Song, ..."

@@ -670,6 +670,8 @@ def test_yes_and_no_in_arabic_and_korean(reply, expected):
      None, None),
     (LETTER, "If the piece is Mughal, the answer would be B.", None, None),
     (LETTER, "If I had to choose, the answer would be B.", None, "B"),
+    (LETTER, "If we look at the glaze, the answer is B.", None, "B"),           # a manner of looking, no condition
+    (LETTER, "Even if the glaze looks Ming, the answer is B.", None, "B"),      # a concession
     # a boxed answer is the final one; LaTeX display brackets around it
     (AnswerSpace("letter_set", n=4, asks="available"), "Block printing is trickier ... I'll go with the broader reading.\n\n"
      "**Final Answer**\n\n\\[ \\boxed{C, D} \\]", TECHNIQUES, S("CD")),
