@@ -280,6 +280,9 @@ def _single(found: list[str], valid: str) -> str | None:
     return CONFLICT if found else None
 
 
+_LABEL_AFTER = re.compile(r"[ \t]*[.):\-–—]?[ \t]*\**[ \t]*([^\n.;,(*]{1,40})")
+
+
 def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = False, ranked: bool = False) -> str | None:
     """The one letter a clause gives (CONFLICT for two, None for none), checking the text after it
     for a hedge ("... but it could also be B"). ``strict`` (a closing "... is X." sentence): no
@@ -297,6 +300,12 @@ def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = Fa
         outside = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options).primary()
         found = outside if len(outside) == 1 else found
     answer = _single(found, letters_for(n))
+    if answer not in (None, CONFLICT) and options and m.letters:
+        after = clause[m.letters[0][1]:]
+        label = _LABEL_AFTER.match(after if after.strip(" .):-–—*") else rest)   # "C. Qing", "C) Qing", "C - Qing dynasty": the option's text after its letter
+        named = [i for a, _, i in option_mentions(label.group(1), options) if a == 0] if label else []
+        if named and named[0] < n and letters_for(n)[named[0]] != answer:
+            return CONFLICT   # the letter and the text name different options
     if answer not in (None, CONFLICT) and rest and not ranked:
         def other(window: str) -> bool:
             return any(c != answer for c in Mentions(window, n, options).all())

@@ -543,7 +543,7 @@ def test_a_bold_answer_above_a_walkthrough_that_names_each_option_again_after_it
     # Kimi-VL-Thinking's reasoning markers: the answer is what follows them, not the year the thinking settled on
     (YEAR, "◁think▷The uniforms look like the early 1990s; the Gulf War was 1990-1991. I'll answer 1991.◁/think▷1994", None, 1994),
     (LOC, "◁think▷Famille rose was developed in the Kangxi-Yongzheng period. So the answer is Qing, which is option E.◁/think▷E. Qing",
-     DYNASTIES, "E"),
+     ["Song", "Tang", "Ming", "Yuan", "Qing"], "E"),
     (YEAR, "◁think▷The uniforms look like the early 1990s, so probably 1991, but", None, None),   # the thinking never closed
 ])
 def test_families_of_batches_13_and_14(space, reply, options, expected):
@@ -731,3 +731,16 @@ def test_the_cot_self_check(reply, expected):
 ])
 def test_families_of_batch_20(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+# ---- found by blind batch 21 ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("reply,expected", [
+    ("C. Qing", None),               # the letter is Ming's, the text Qing's: no single answer
+    ("C) Qing", None),
+    ("C - Qing dynasty", None),
+    ("C. Ming", "C"),
+    ("C. Ming dynasty", "C"),
+    ("**C. Ming**", "C"),
+])
+def test_a_letter_and_the_option_text_after_it_must_agree(reply, expected):
+    assert read(LOC, reply, ["Tang", "Song", "Ming", "Qing", "Yuan"]) == expected
