@@ -350,6 +350,11 @@ def _json_letter(s: str, n: int, options) -> Candidate | None:
     return Candidate(value or CONFLICT, pos, "json", True)
 
 
+_BULLET_LINE = re.compile(r"^[ \t]*[-*•][ \t]+\S", re.MULTILINE)
+_NONE_OF_THE_OPTIONS = re.compile(
+    r"\bnone\s+of\s+the\s+(?:given\s+|listed\s+|provided\s+|available\s+|four\s+|five\s+)?(?:options|choices)\s+"
+    r"(?:(?:exactly\s+|really\s+|quite\s+)?(?:corresponds?|matche?s?|fits?|is|are|applies|apply)|(?:is|are)\s+(?:correct|right))\b"
+    r"|(?:不在|没有在)(?:给出的|所给的)?选项(?:中|之中|里)|选项中(?:没有|都不)", re.IGNORECASE)
 # None of our single-letter questions asks which is oldest or newest
 _AGE_SUPERLATIVE = re.compile(r"\b(?:oldest|earliest|newest|latest|most\s+(?:recent|ancient|modern)|youngest)\b|最早|最晚|最古老|最新")
 
@@ -368,6 +373,9 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
     if "{" in s:
         yield _json_letter(s, n, options)
     listing = _is_options_listing(s)
+    outside = _NONE_OF_THE_OPTIONS.search(s)
+    if outside:   # "None of the given options corresponds exactly to the Liao.": the answer is outside the options
+        yield Candidate(CONFLICT, outside.start(), "cue")
     ranked_only = False   # the only "... is X." said which is oldest or newest
     for how, lo, hi, final in regions(s, odd=True):
         if how == "fallbacks":
@@ -902,7 +910,12 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
             # stated (what the reply says of each option's availability is its explanation then)
             if not stated:  # fallbacks: read only when no answer was stated
                 polarity = _polarity(s, n, options, asks) if k is None else None
-                lead = [c for c in (_lead_candidate(s, lo_, n, options, k) for lo_ in leads) if c is not None]
+                cut = cut_off(s)   # (not the line a cut-off reply stops in: "• Silk — ... by c. 2450 BCE, so";
+                # nor an item of a bulleted walkthrough: "• Stone — available (the tools themselves).")
+                walkthrough = len(_BULLET_LINE.findall(s)) >= 2
+                lead = [c for c in (_lead_candidate(s, lo_, n, options, k) for lo_ in leads
+                                    if (cut is None or s.find("\n", lo_) != -1) and not (walkthrough and _BULLET_LINE.match(s, lo_)))
+                        if c is not None]
                 if len({c.value for c in [polarity, *lead] if c is not None and c.value is not None}) > 1:
                     # "A, C. Lithography (D) is later.", "Porcelain. Paper was also not available.",
                     # "Porcelain.\nPaper.": the answer the reply opens with, what it says of availability

@@ -31,10 +31,10 @@ from chronotasks.scoring.reply_text import (
 )
 
 _NUM = r"(?:\s*\(\s*(?:#|no\.?\s*)?\d\s*\))?"  # "newest (1) to oldest (4)"
-_FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)" + _NUM + r"\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+_FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)" + _NUM + r"\s*(?:up\s+|forward\s+|all\s+the\s+way\s+)?(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
         r"(?:newest|latest|most\s+recent|recent|modern|new|late|youngest)|\b(?:oldest|earliest)\s+first|\bascending\b"
         r"|从?(?:最)?(?:早|古|旧|远|老)(?:的)?(?:到|至|→)(?:最)?(?:晚|今|新|近)|由远及近|由古至今|从古至今|由早到晚|由旧到新")
-_REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)" + _NUM + r"\s*(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+_REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)" + _NUM + r"\s*(?:back\s+|down\s+|all\s+the\s+way\s+)?(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
         r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breversed?\s+(?:chronological(?:\s+order)?|order)|\bdescending\b"
         r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早")
 DIRECTION = re.compile(rf"(?=[oemanlrydt从由最早古旧远老晚新近今])(?:(?P<fwd>{_FWD})|(?P<rev>{_REV}))")  # on lower(text)
@@ -195,6 +195,7 @@ def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
 
 _ITEM_ONLY = re.compile(r"\s*(?:$|[-–—:(,]|\.(?:\s|$))")  # "- C", "- C – Harappan seal", not "- A is Harappan"
 _ORDER_INTRO = re.compile(r"order|sequence|chronolog|rank|arrange|sort|oldest|earliest|newest|latest|recent|顺序|排列|排序|最早|最晚|从")
+_EACH_ITEM = re.compile(r"\b(?:identify|look\s+at|examine|describe|analy[sz]e|go\s+through)\b|\beach\s+(?:one|artifact|image|piece|item|object)\b|逐一|分别")
 _BULLET = re.compile(r"^[ \t]*[-*•+][ \t]*(.*)$", re.MULTILINE)
 
 
@@ -223,6 +224,8 @@ def _bulleted(s: str, items: _Items, raw: str) -> tuple | None:
     whole = not intro and not s[last_end:].strip()
     if not whole and not _ORDER_INTRO.search(lower(intro)):
         return None  # "- Image 0: Qing ...\n- Image 1: Song ...": a description of each image, not an order
+    if block == sorted(block) and _EACH_ITEM.search(lower(intro)):
+        return None  # "let's identify each artifact:\n- 0: Qing dynasty porcelain\n- 1: Shang ...": the items in turn
     value = items.value(block)
     if value is not None and _direction(raw, first, first) < 0:
         value = tuple(reversed(value))

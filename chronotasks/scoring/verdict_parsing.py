@@ -20,6 +20,8 @@ _FIRST = re.compile(
 # yes / no in the other languages a model tuned on them answers in ("Sí.", "Oui, ...", "Nein.", "いいえ", "نعم", "아니요")
 _OTHER_FIRST = re.compile(r"^\W*(?:(sí|si|oui|ja|はい|نعم|네|예|हाँ|हां)|(non|nein|いいえ|لا|아니요|아니오|아니|नहीं))(?=\s*(?:[.,!;:)\n、。،]|$))",
                           re.IGNORECASE)
+_SENTENCE_VERDICT = re.compile(r"[.!?\n]\s*(yes|no)\s*[,.:;!]", re.IGNORECASE)   # a sentence that opens with a verdict
+_CONCEDED = re.compile(r"[^.!?\n]*\b(?:but|however|although|though|yet)\b", re.IGNORECASE)   # "No. Yes, it is a dog, but the era is wrong."
 _PARTIAL = re.compile(r"^\W*(?:partially|partly|somewhat|mostly|kind\s+of|sort\s+of|half|部分|一半)\b", re.IGNORECASE)
 _ZH_FIRST = re.compile(r"^\W*(?:(不是|不对|不正确|否|没有|不)|(是的|是|对|正确))")
 _BOTH = re.compile(r"\byes\s+(?:and|or|/)\s+no\b|\bno\s+(?:and|or|/)\s+yes\b|\byes\s+no\b|\bno\s+yes\b|是或否|是否", re.IGNORECASE)
@@ -63,6 +65,9 @@ def parse_yes_no(text) -> bool | None:
             return None  # "Yes. However, the eyes look young, so no."
         if _TAKEN_BACK[verdict].search(s, first.end()):
             return None  # "Yes, the image is right. However, the temporal knowledge is not applied."
+        if any((m.group(1).lower() == "yes") != verdict and not _CONCEDED.match(s, m.end())
+               for m in _SENTENCE_VERDICT.finditer(s, first.end())):
+            return None  # "Yes, the image is correct for the prompt: ... No, the temporal knowledge is not applied."
         return verdict
     other = _OTHER_FIRST.match(s)
     if other:

@@ -170,7 +170,12 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
         found = found[-MAX_MENTIONS:]
     for m in _RANGE.finditer(low, start):
         ranged.update(range(m.start(), m.end()))
-        mentions.append((cues.tier(m.start(), m.end()), "range", m.start()))
+        tier = cues.tier(m.start(), m.end())
+        line_start = s.rfind("\n", 0, m.start()) + 1
+        line_end = s.find("\n", m.end())
+        if not s[line_start:m.start()].strip(" *>-") and not s[m.end():len(s) if line_end < 0 else line_end].strip(" .*"):
+            tier = max(tier, 2) + 0.5   # a line that is only two years ("1989 or 1990"): the answer line hedges
+        mentions.append((tier, "range", m.start()))
     for m in found:
         if m.start() in ranged or m.start(1) in ranged:
             continue

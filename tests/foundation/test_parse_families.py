@@ -744,3 +744,37 @@ def test_families_of_batch_20(space, reply, options, expected):
 ])
 def test_a_letter_and_the_option_text_after_it_must_agree(reply, expected):
     assert read(LOC, reply, ["Tang", "Song", "Ming", "Qing", "Yuan"]) == expected
+
+
+# ---- found by blind batch 22 (chain of thought asked of every model) -----------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # the answer is outside the options: an option's name in the explanation is no answer
+    (LOC, "Based on the phoenix-head ewer form, this artifact is most likely from the Liao dynasty (907–1125), a northern dynasty "
+          "contemporary with the Northern Song. None of the given options corresponds exactly to the Liao.",
+     ["Song", "Tang", "Ming", "Yuan", "Qing"], None),
+    (LETTER, "Answer: B. None of the other options match the style.", None, "B"),
+    # a cut-off walkthrough: the bullet it stops in is no answer
+    (UNAVAILABLE, "Reasoning:\n• Stone — available (the tools themselves).\n• Copper — the green corrosion indicates copper alloy; "
+                  "available.\n• Silk — wild-silk fibres are attested at Harappa and Chanhudaro by c. 2450 BCE, so",
+     ["stone", "silk", "copper", "synthetic pigments"], None),
+    # "from the most recent back to the oldest"
+    (ORDER, "Working from the most recent back to the oldest, the sequence is C, A, B, D.", None, ("D", "B", "A", "C")),
+    # an answer line of two years
+    (YEAR, "This suggests the fall of the Berlin Wall in November 1989, but the celebration could also be from reunification in "
+           "1990.\n\n1989 or 1990", None, None),
+    # options eliminated are no answer; the items described in turn are no order
+    (AnswerSpace("letter", n=4), "*   **Eliminate options:** Prehistoric, Bronze Age and Early Medieval periods are all far too early "
+     "for a printed stamp.\n*   **Conclusion:** Only Modern India (1857 AD - Present) fits.\n\n**C**",
+     ["Prehistoric Period (Before 3300 BCE)", "Bronze Age (3300 - 1800 BCE)", "Modern India (1857 AD - Present)",
+      "Early Medieval Period (650 - 1200 AD)"], "C"),
+    (INDICES, "Let's identify each artifact:\n- 0: Qing porcelain\n- 1: Shang bronze\n- 2: Tang sancai\n- 3: Han jade", None, None),
+    (INDICES, "From oldest to newest:\n- 1\n- 3\n- 2\n- 0", None, (1, 3, 2, 0)),
+])
+def test_families_of_batch_22(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+def test_a_yes_then_a_sentence_that_opens_with_no_is_no_verdict():
+    reply = ("Yes, the image is correct for the prompt: it shows a photorealistic red fox. No, the temporal knowledge is not "
+             "applied, because there is no snow and the trees are green.")
+    assert parse_verdict(reply, "simple") is None
