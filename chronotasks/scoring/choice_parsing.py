@@ -237,7 +237,8 @@ _CHECK_KEYS = re.compile(r"bias|reflect|verif|check", re.IGNORECASE)
 _SENTENCE_MARK = re.compile(r"[.!?。\n]")
 
 
-_REVISED = re.compile(r"re-?evaluat|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|重新|修正|更正")
+_REVISED = re.compile(r"re-?evaluat|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
+                      r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression)|\brelied\s+(?:on|upon)\b|重新|修正|更正")
 
 
 def _concluded(text: str, choices: list[str], asks: str) -> str | None:

@@ -88,9 +88,9 @@ _LEAD_LIST = re.compile(
     + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*){0,25}(?:\([A-Z]\)|[A-Z]))(?![A-Za-z0-9])",
 )
 # Between two options of one list: separators only ("A, C and D", "B (iron forging) and C").
-_GAP = re.compile(r"(?:[\s,;&/+'\"()\[\]]|\band\b|\bplus\b|\bas\s+well\s+as\b|\balso\b|\boptions?\b|\bartifacts?\b|"
+_GAP = re.compile(r"(?:[\s,;&/+'\"()\[\]]|\band\b|\bthe\b|\bplus\b|\bas\s+well\s+as\b|\balso\b|\boptions?\b|\bartifacts?\b|"
                   r"\bartefacts?\b|\bimages?\b|\bletters?\b|\bchoices?\b|和|及|与|以及)*", re.IGNORECASE)
-_GAP_AFTER_TEXT = re.compile(r"(?:[\s,;&/+'\"()\[\]:.\-–—]|\band\b|\bplus\b|和|及|与|以及)*", re.IGNORECASE)
+_GAP_AFTER_TEXT = re.compile(r"(?:[\s,;&/+'\"()\[\]:.\-–—]|\band\b|\bthe\b|\bplus\b|和|及|与|以及)*", re.IGNORECASE)
 # An aside in brackets ("(A and B came later)", "(iron forging)"); "(A)" alone is a letter.
 _ASIDE = re.compile(r"\((?=[^()\n]*[A-Za-z]{2}|[^()\n]*[\u4e00-\u9fff])[^()\n]{1,120}\)|（[^（）\n]{1,120}）")
 # A line that starts with an option: "- B. iron forging", "2. **Artifact E** – ...", "C"

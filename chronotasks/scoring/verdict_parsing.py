@@ -22,6 +22,7 @@ _OTHER_FIRST = re.compile(r"^\W*(?:(sí|si|oui|ja|はい|نعم|네|예|हा�
                           re.IGNORECASE)
 _SENTENCE_VERDICT = re.compile(r"[.!?\n]\s*(yes|no)\s*[,.:;!]", re.IGNORECASE)   # a sentence that opens with a verdict
 _CONCEDED = re.compile(r"[^.!?\n]*\b(?:but|however|although|though|yet)\b", re.IGNORECASE)   # "No. Yes, it is a dog, but the era is wrong."
+_ZH_LAST_LINE = re.compile(r"\n\s*(?:(不是|否|不对|不正确)|是|对|正确)[。.!！]?\s*$")   # a last line that is only the verdict
 _PARTIAL = re.compile(r"^\W*(?:partially|partly|somewhat|mostly|kind\s+of|sort\s+of|half|部分|一半)\b", re.IGNORECASE)
 _ZH_FIRST = re.compile(r"^\W*(?:(不是|不对|不正确|否|没有|不)|(是的|是|对|正确))")
 _BOTH = re.compile(r"\byes\s+(?:and|or|/)\s+no\b|\bno\s+(?:and|or|/)\s+yes\b|\byes\s+no\b|\bno\s+yes\b|是或否|是否", re.IGNORECASE)
@@ -81,6 +82,7 @@ def parse_yes_no(text) -> bool | None:
         if head and head.group(1).lower() in _YES_WORDS | _NO_WORDS:
             return head.group(1).lower() in _YES_WORDS
     standalone = {m.group(1).lower() in _YES_WORDS | {"yeah"} for m in _STANDALONE.finditer(s)}
+    standalone |= {m.group(1) is None for m in _ZH_LAST_LINE.finditer(s)}   # "...符合欧洲一月冬季的特征。\n\n是"
     if len(standalone) == 1:
         return standalone.pop()
     if standalone:

@@ -778,3 +778,22 @@ def test_a_yes_then_a_sentence_that_opens_with_no_is_no_verdict():
     reply = ("Yes, the image is correct for the prompt: it shows a photorealistic red fox. No, the temporal knowledge is not "
              "applied, because there is no snow and the trees are green.")
     assert parse_verdict(reply, "simple") is None
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    (AnswerSpace("letter_set", n=4, asks="available"), "Printing technologies were not invented yet. So the techniques that would "
+     "have been available are lost-wax casting and the coil technique.", ["lithography", "mechanical printing", "lost-wax casting",
+                                                                          "coil technique"], S("CD")),
+    (EARLIER, '{"reasoning_path": "Initially, Image 1 appears older because it is black-and-white, so my first conclusion was that '
+              'Image 1 is earlier.", "bias_mitigation": "If the colours were swapped, would my conclusion hold? No — my initial '
+              'reasoning relied on the grayscale look. Based on semantic features, Image 2 depicts the earlier scene.", "answer": "2"}',
+     None, "2"),
+])
+def test_more_families_of_batch_22(space, reply, options, expected):
+    assert read(space, reply, options) == expected
+
+
+@pytest.mark.parametrize("reply,expected", [("图中是一只赤狐，站在积雪覆盖的林地上，符合欧洲一月冬季的特征。\n\n是", True),
+                                            ("图中树叶是绿色的，不符合一月。\n\n不是", False)])
+def test_a_chinese_verdict_on_the_last_line(reply, expected):
+    assert parse_verdict(reply, "simple") is expected
