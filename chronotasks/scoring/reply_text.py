@@ -116,43 +116,47 @@ def _strip_markdown(s: str) -> Reply:
 # no answer. ``blank_instructions`` blanks each from its first word to the end of its sentence (the
 # step titles and the parenthesised examples only), keeping positions, so an answer the same
 # sentence goes on to give after a colon is still read.
-_INSTRUCTION = re.compile(
-    r"(?=[yfpliadoset(\"a-e1-5])(?:"
-    r"\bin\s+the\s+format\s*:?\s*\"[^\"\n]{1,20}\""
-    r"|\byour\s+answer\s+must\s+(?:be\s+in\s+the\s+format|start\s+with)[^.\n]*(?:\.(?=\s|$)|$)?"
-    r"|\b(?:for\s+your\s+answer,?\s*)?simply\s+(?:provide|list)\s+the\s+numbers?\s+of[^\n]*?(?:\)\.?|$)"
-    r"|\bfor\s+your\s+answer,?\s*simply\b[^\n]*?(?:\)\.?|$)"
-    r"|\bplease\s+provide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+by\s+listing[^\n]*?(?:order\.?|$)"
-    r"|\bprovide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+using\s+letters\s*\([^)\n]{0,40}\)\.?"
-    r"|\blist\s+(?:all\s+correct\s+letters\s+separated\s+by\s+commas|the\s+three\s+letters\s+corresponding\s+to\s+artifacts"
-    r"\s+from\s+the\s+same\s+period)\s*\([^)\n]{0,60}\)\.?"
-    r"|\bidentify\s+which\s+ones?\s+(?:it\s+is|they\s+are)\s+by\s+number\s*\([^)\n]{0,30}\)\.?"
-    r"|\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
-    r"|\banswer\s+in\s+json\s*:\s*\{\s*\"answer\"\s*:\s*\"1\"\s*\}[^\n]{0,80}?\"4\"\s*\}\.?"
-    r"|\banswer\s+with\s+a\s+single\s+four-digit\s+year\s*\(for\s+example:\s*\d{4}\)(?:\s+and\s+nothing\s+else)?\.?"
-    r"|\bprovide\s+your\s+answer\s+as\s+a\s+comma-separated\s+list\s+of\s+the\s+image\s+indices\s*\([^)\n]{0,10}\)(?:\s*only)?\.?"
-    r"|\bdo\s+not\s+include\s+any\s+other\s+text\s+or\s+explanation\.\s*example:\s*[\d,\s]{1,20}"
-    r"|\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
-    r"|perform\s+bias-check)\.?"
-    r"|\bfollow\s+these\s+steps\s+strictly\s*:?"
-    r"|\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"
-    r"|\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"
-    r"|\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"
-    r"|(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"
-    r")")
+# Each pattern with a word that must be in the reply for it to match: only those are run (most replies
+# hold none of them).
+_INSTRUCTION_PATTERNS = (
+    ("format", r"\bin\s+the\s+format\s*:?\s*\"[^\"\n]{1,20}\""),
+    ("must", r"\byour\s+answer\s+must\s+(?:be\s+in\s+the\s+format|start\s+with)[^.\n]*(?:\.(?=\s|$)|$)?"),
+    ("simply", r"\b(?:for\s+your\s+answer,?\s*)?simply\s+(?:provide|list)\s+the\s+numbers?\s+of[^\n]*?(?:\)\.?|$)"
+               r"|\bfor\s+your\s+answer,?\s*simply\b[^\n]*?(?:\)\.?|$)"),
+    ("sequence", r"\bplease\s+provide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+by\s+listing[^\n]*?(?:order\.?|$)"
+                 r"|\bprovide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+using\s+letters\s*\([^)\n]{0,40}\)\.?"),
+    ("list", r"\blist\s+(?:all\s+correct\s+letters\s+separated\s+by\s+commas|the\s+three\s+letters\s+corresponding\s+to\s+artifacts"
+             r"\s+from\s+the\s+same\s+period)\s*\([^)\n]{0,60}\)\.?"),
+    ("identify", r"\bidentify\s+which\s+ones?\s+(?:it\s+is|they\s+are)\s+by\s+number\s*\([^)\n]{0,30}\)\.?"),
+    ("answer", r"\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
+               r"|\banswer\s+in\s+json\s*:\s*\{\s*\"answer\"\s*:\s*\"1\"\s*\}[^\n]{0,80}?\"4\"\s*\}\.?"
+               r"|\banswer\s+with\s+a\s+single\s+four-digit\s+year\s*\(for\s+example:\s*\d{4}\)(?:\s+and\s+nothing\s+else)?\.?"),
+    ("comma-separated", r"\bprovide\s+your\s+answer\s+as\s+a\s+comma-separated\s+list\s+of\s+the\s+image\s+indices\s*\([^)\n]{0,10}\)(?:\s*only)?\.?"),
+    ("explanation", r"\bdo\s+not\s+include\s+any\s+other\s+text\s+or\s+explanation\.\s*example:\s*[\d,\s]{1,20}"),
+    ("step", r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
+             r"|perform\s+bias-check)\.?|\bfollow\s+these\s+steps\s+strictly\s*:?"),
+    ("output", r"\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"),
+    ("where these", r"\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
+    ("e.g.", r"\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"),
+    ("if options", r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
+)
+_INSTRUCTIONS = tuple((word, re.compile(pattern)) for word, pattern in _INSTRUCTION_PATTERNS)
 
 
 def blank_instructions(s: str) -> str:
-    """``s`` with every echo of our prompts' instructions (``_INSTRUCTION``) replaced by spaces."""
+    """``s`` with every echo of our prompts' instructions (``_INSTRUCTIONS``) replaced by spaces."""
     low = lower(s)
-    if not any(word in low for word in ("answer", "step", "example", "e.g.", "provide", "list", "identify", "follow",
-                                         "output", "where these", "correct")):
-        return s
-    spans = [(m.start(), m.end()) for m in _INSTRUCTION.finditer(low) if m.end() > m.start()]
+    spans = sorted((m.start(), m.end()) for word, pattern in _INSTRUCTIONS if word in low
+                   for m in pattern.finditer(low) if m.end() > m.start())
     if not spans:
         return s
     out, last = [], 0
     for start, end in spans:
+        if start < last:   # (two patterns over one echo: blank their union)
+            if end > last:
+                out.append(" " * (end - last))
+                last = end
+            continue
         out.append(s[last:start])
         out.append(" " * (end - start))
         last = end
@@ -174,8 +178,9 @@ _PROMPT_OPENING = re.compile(
     r"|compare\s+these\s+two\s+images\s+and\s+determine|is\s+the\s+image\s+correct\s+for\s+the\s+following\s+prompt"
     r"|as\s+a\s+professional\s+\"text-to-image\"|以上是同一件文物的|(?:user|human)\s*:)[^\n]*", re.MULTILINE)
 _PROMPT_LINE = re.compile(
-    r"<image>|^[ \t]*(?:assistant|gpt)\s*:|^[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
-    r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$", re.MULTILINE)
+    r"^(?:[ \t]*(?:assistant|gpt)\s*:|[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
+    r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$)", re.MULTILINE)
+_PLACEHOLDER = re.compile(r"<image>")
 
 
 def drop_prompt_echo(s: str) -> tuple[str, bool]:
@@ -186,6 +191,8 @@ def drop_prompt_echo(s: str) -> tuple[str, bool]:
                                          "arrange", "assessor", "同一件文物", "json format", "assistant", "user", "human", "gpt")):
         return s, False
     spans = [(m.start(), m.end(), False) for m in _PROMPT_LINE.finditer(low)]
+    if "<image>" in low:
+        spans += [(m.start(), m.end(), False) for m in _PLACEHOLDER.finditer(low)]
     spans += [(m.start(), m.end(), True) for m in _PROMPT_OPENING.finditer(low)]
     if not spans:
         return s, False
@@ -432,6 +439,8 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     regions come only when asked for (``odd``: a question about the one that differs).
     """
     low = lower(s)
+    supposes = _HYPOTHESIS.search(low) is not None        # (conditions and second-answer lines are rare:
+    offers_another = _ALTERNATIVE_LINE.search(low) is not None   # looked for once, then only where they are)
     epochs = _epochs(s)
     last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
@@ -442,12 +451,13 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
         # (not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y are too early")
         for m in reversed(cues):
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
-                yield _said(low, m.start(), start), m.end(), end, corrected or _is_final(low, m.start(), m.end())
+                how = _said(low, m.start(), start) if supposes else "cue"
+                yield how, m.end(), end, corrected or _is_final(low, m.start(), m.end())
         for how, pattern in (("cue", REVERSE_CUE), ("odd", ODD_CUE)) if odd else (("cue", REVERSE_CUE),):
             for m in reversed(list(pattern.finditer(low, start, end))):
                 sentence = _sentence_start(low, m.start(), start)
                 yield how, sentence, m.start(), corrected or _FINAL_MARK.search(low, sentence, m.start()) is not None
-        for m in _ALTERNATIVE_LINE.finditer(low, start, end):   # "A, D, E\n\nOr B, D, E.": a second answer
+        for m in _ALTERNATIVE_LINE.finditer(low, start, end) if offers_another else ():   # "A, D, E\n\nOr B, D, E."
             line_end = low.find("\n", m.end())
             yield "cue", m.end(), end if line_end < 0 else min(line_end, end), False
         if i == 0:
@@ -457,7 +467,7 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
                 closings = closings[:_CLOSINGS] + closings[-_CLOSINGS:]
             for closing in reversed(closings):
                 if closing.end() not in cue_ends:  # not "The answer is B." again
-                    how = "closing" if _said(low, closing.start(), start) == "cue" else "hypothetical"
+                    how = "closing" if not supposes or _said(low, closing.start(), start) == "cue" else "hypothetical"
                     yield how, closing.end(), end, corrected or _is_final(low, closing.start(), closing.end())
             if getattr(s, "bold", ()):
                 for a, b in reversed(_bold_answers(s)):
