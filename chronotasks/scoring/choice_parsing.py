@@ -238,7 +238,7 @@ _SENTENCE_MARK = re.compile(r"[.!?。\n]")
 
 
 _REVISED = re.compile(r"re-?evaluat|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
-                      r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression)|\brelied\s+(?:on|upon)\b|重新|修正|更正")
+                      r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression|inclination)|\brel(?:ied|ying)\s+(?:on|upon)\b|re-?examin|重新|修正|更正")
 
 
 def _concluded(text: str, choices: list[str], asks: str) -> str | None:
@@ -249,8 +249,10 @@ def _concluded(text: str, choices: list[str], asks: str) -> str | None:
     sentence = normalize(text[marks[-1] if marks else 0:])
     if not _COMPARE.search(lower(sentence)):
         return None
-    cue = re.search(r"\b(?:so|therefore|thus|hence|overall|in\s+conclusion)\b,?", sentence, re.IGNORECASE)
-    return _compared(first_clause(sentence[cue.end():] if cue else sentence), choices, asks)
+    cue = re.search(r"\b(?:so|therefore|thus|hence|overall|in\s+conclusion|suggesting|indicating|meaning"
+                    r"|which\s+(?:suggests|indicates|means))\b,?", sentence, re.IGNORECASE)   # ("..., suggesting Image 2 is older")
+    concluded = _compared(first_clause(sentence[cue.end():]), choices, asks) if cue else None
+    return concluded or _compared(first_clause(sentence), choices, asks)
 
 
 def _reasoning(s: str, json_at: int, objects: list, keys: re.Pattern = _REASONING_KEYS) -> list[str]:

@@ -797,3 +797,17 @@ def test_more_families_of_batch_22(space, reply, options, expected):
                                             ("图中树叶是绿色的，不符合一月。\n\n不是", False)])
 def test_a_chinese_verdict_on_the_last_line(reply, expected):
     assert parse_verdict(reply, "simple") is expected
+
+
+# ---- found by blind batch 24 (sampling, 96 new tokens) -----------------------------------------------------------
+@pytest.mark.parametrize("reply,expected", [
+    # the thinking concludes after "suggesting": Image 2, against the answer field
+    ('{"thinking": "Image 1 shows a modern car with LED headlights, while Image 2 shows a vintage car with round headlights and '
+     'a chrome grille, suggesting Image 2 is older.", "answer": "1"}', None),
+    ('{"thinking": "Image 1 shows a vintage car, while Image 2 shows a modern car, suggesting Image 1 is older.", "answer": "1"}', "1"),
+    # ... and when the clause after the cue compares nothing, the sentence's own comparison counts
+    ('{"thinking": "Image 2 shows older technology, such as a film camera and vintage clothing, indicating it is from an earlier '
+     'time than Image 1, which features a digital camera.", "answer": "1"}', None),
+])
+def test_the_conclusion_of_a_json_thinking_field(reply, expected):
+    assert read(EARLIER, reply) == expected
