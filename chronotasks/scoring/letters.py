@@ -28,6 +28,7 @@ from chronotasks.scoring.option_names import translations
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
+    REVERSE_CUE,
     SENTENCE_END,
     STRONG_CUE,
     UNSURE,
@@ -351,6 +352,7 @@ def _json_letter(s: str, n: int, options) -> Candidate | None:
 
 
 _BULLET_LINE = re.compile(r"^[ \t]*[-*•][ \t]+\S", re.MULTILINE)
+_CONCESSION = re.compile(r"(?:although|though|while|even\s+though|despite)\b[^,]*,[^,]*$", re.IGNORECASE)
 _NONE_OF_THE_OPTIONS = re.compile(
     r"\bnone\s+of\s+the\s+(?:given\s+|listed\s+|provided\s+|available\s+|four\s+|five\s+)?(?:options|choices)\s+"
     r"(?:(?:exactly\s+|really\s+|quite\s+)?(?:corresponds?|matche?s?|fits?|is|are|applies|apply)|(?:is|are)\s+(?:correct|right))\b"
@@ -390,7 +392,7 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
                 continue
             bare = _bare_letter(region, n, options)
             if bare is not None:
-                yield Candidate(bare if bare in valid else CONFLICT, lo, how)
+                yield Candidate(bare if bare in valid else CONFLICT, lo, how, final)
             elif _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
                 clause = first_clause(region[:_LEAD_CHARS])
                 if not _asked(region, clause):
@@ -409,6 +411,10 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
             yield Candidate(CONFLICT, _content(s, lo, hi), how, final)
             continue
         ranked = how == "cue" and _RANKED.search(lower(s), max(0, lo - 40), lo) is not None
+        if how == "cue" and REVERSE_CUE.match(lower(s), hi) and _CONCESSION.match(region.lstrip()):
+            # "Although C could also be from an earlier period, A is the most likely answer.": the answer
+            # is the subject after the concession, the concession's option an alternative ranked below it
+            clause, ranked = region[region.rfind(",") + 1:], True
         yield Candidate(_letter_in_clause(clause, n, options, region[len(clause):], how == "closing", ranked), _content(s, lo, hi), how, final)
 
 
@@ -939,7 +945,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
             if _LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
                 got = _lead_list(region, n, options)
                 stated = stated or got is not None
-                yield Candidate(sized(got, True), lo, "line")
+                yield Candidate(sized(got, True), lo, "line", final)
             else:
                 leads.append(lo)
             continue

@@ -327,7 +327,7 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
                 for structured in (_numbered(t, items, s), _table(t, items), _bulleted(t, items, s)):
                     yield Candidate(structured, 0, "structure")
             stated = [(at, value) for at, value in _runs(t, items, lo, hi, s) if not any(a <= at < b for a, b in supposed)]
-            yield Candidate(_one(stated), lo, how)
+            yield Candidate(_one(stated), lo, how, final)
         elif how == "all":
             found = _one(_runs(t, items, raw=s))
             if found is None and len(t) <= ANYWHERE_LIMIT:

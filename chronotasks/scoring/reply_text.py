@@ -281,7 +281,7 @@ STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH + "|" + _STRONG_OTHER)
 # The answer stated before its cue: "The artifact in image D is the odd one out.", "The second
 # artifact belongs to a different time period than the others.", "Image 2 is the correct answer."
 REVERSE_CUE = re.compile(
-    r"(?=[iaws])\b(?:is|are|would\s+be|seems\s+to\s+be|appears\s+to\s+be)\s+(?:the\s+|my\s+)?(?:(?:correct|right|best|final)\s+)?"
+    r"(?=[iaws])\b(?:is|are|would\s+be|seems\s+to\s+be|appears\s+to\s+be)\s+(?:the\s+|my\s+)?(?:(?:correct|right|best|final|most\s+likely|likeliest|most\s+probable)\s+)?"
     r"(?:answer|option|choice)s?\b(?!\s+(?:is|are|would|because|for))"
 )
 # ... and, for a question about the one that differs, "X is the odd one out", "X belongs to a different period"
@@ -480,12 +480,15 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
             yield "cue", start, end, True
     first = _FIRST_LINE.search(s)
     if first:
+        last_start = s.rfind("\n") + 1
+        revised_last = last_epoch > 0 and last_start > first.start() and last_start >= epochs[-1][0]
+        if revised_last:   # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
+            yield "line", last_start, len(s), True
         yield "line", first.start(), first.end(), False
         for m in _INTRODUCED_LINE.finditer(s, first.start()):  # "... are:\n\nB, C\n\n(why)"
             if s.find("\n", m.start(1)) >= 0:
                 yield "line", m.start(1), m.end(1), False
-        last_start = s.rfind("\n") + 1
-        if last_start > first.start():
+        if last_start > first.start() and not revised_last:
             yield "line", last_start, len(s), False
     yield "fallbacks", 0, 0, False
     start, end = epochs[0]

@@ -811,3 +811,17 @@ def test_a_chinese_verdict_on_the_last_line(reply, expected):
 ])
 def test_the_conclusion_of_a_json_thinking_field(reply, expected):
     assert read(EARLIER, reply) == expected
+
+
+@pytest.mark.parametrize("space,reply,expected", [
+    # a list revised after "wait": the last line is the answer
+    (AnswerSpace("ordering", n=4, numbered=True), "2, 4, 1, 3\n\nWait, artifact 4 is a coin with a Greek-style portrait, which "
+     "would be from the Hellenistic period and older than the vase. Let me correct the order:\n\n4, 2, 1, 3", ("D", "B", "A", "C")),
+    (LETTER, "B\n\nThe glaze is later.\n\nC", None),                                    # two answer lines, nothing revised
+    # an answer after a concession, ranked first
+    (LETTER, "A. The rectangular slab appears to be a much older carved stone piece, while the coins and the figure look later. "
+             "Although C could also be from an earlier period, A is the most likely answer.", "A"),
+    (LETTER, "C is the most likely answer.", "C"),
+])
+def test_a_revised_last_line_and_an_answer_after_a_concession(space, reply, expected):
+    assert read(space, reply) == expected
