@@ -172,7 +172,7 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     if fragment:
         yield Candidate(_value(fragment.group(1), choices, asks) or CONFLICT, fragment.start(), "json", True)
         return
-    if s.lstrip().startswith("{"):
+    if re.match(r"\s*(?:(?:```)?json\s*)?\{", s):   # (its code fence's backticks are gone by now: "json\n{...")
         return  # a JSON reply that stops before its answer field
     stripped = s.strip(" .!\"'")
     if stripped in choices:

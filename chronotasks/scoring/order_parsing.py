@@ -120,7 +120,11 @@ def _direction(s: str, start: int, end: int) -> int:
         before = m
     if before is not None:
         return -1 if before.group("rev") else 1
-    after = DIRECTION.search(low[end - offset:].split("\n")[0])
+    rest = low[end - offset:]
+    after = DIRECTION.search(rest.split("\n")[0])
+    if after is None and not rest.split("\n")[0].strip():   # "4,2,0,1,3\n\n(Order from most recent to oldest.)"
+        note = rest.strip().split("\n")[0] if rest.strip() else ""
+        after = DIRECTION.search(note) if len(note) <= 60 else None
     if after is not None and after.group("rev"):
         return -1
     return 1

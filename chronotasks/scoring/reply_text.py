@@ -129,6 +129,7 @@ _INSTRUCTION_PATTERNS = (
     ("list", r"\blist\s+(?:all\s+correct\s+letters\s+separated\s+by\s+commas|the\s+three\s+letters\s+corresponding\s+to\s+artifacts"
              r"\s+from\s+the\s+same\s+period)\s*\([^)\n]{0,60}\)\.?"),
     ("identify", r"\bidentify\s+which\s+ones?\s+(?:it\s+is|they\s+are)\s+by\s+number\s*\([^)\n]{0,30}\)\.?"),
+    ("explain why", r"\bexplain\s+why\s+you\s+think\s+(?:it\s+belongs|they\s+belong)\s+to\s+(?:a\s+different|the\s+same)\s+(?:time\s+)?period\.?"),
     ("answer", r"\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
                r"|\banswer\s+in\s+json\s*:\s*\{\s*\"answer\"\s*:\s*\"1\"\s*\}[^\n]{0,80}?\"4\"\s*\}\.?"
                r"|\banswer\s+with\s+a\s+single\s+four-digit\s+year\s*\(for\s+example:\s*\d{4}\)(?:\s+and\s+nothing\s+else)?\.?"),
@@ -137,17 +138,26 @@ _INSTRUCTION_PATTERNS = (
     ("step", r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
              r"|perform\s+bias-check)\.?|\bfollow\s+these\s+steps\s+strictly\s*:?"),
     ("output", r"\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"),
-    ("where these", r"\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
+    ("where these", r"(?:\"[\da-e,\s]{1,20}\"\s*)?\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
     ("e.g.", r"\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"),
     ("if options", r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
 )
 _INSTRUCTIONS = tuple((word, re.compile(pattern)) for word, pattern in _INSTRUCTION_PATTERNS)
 
 
+_ITEM_NUMBER = re.compile(r"[ \t]*(?:[\da-z][.)]|[-*•])[ \t]*$")   # ("1." is "a." once a numbered prompt's numbers are letters)
+
+
+def _item_number_before(low: str, start: int) -> int:
+    """Where an echoed instruction starts, its list number with it ("1. Identify which one it is by number ...")."""
+    line_start = low.rfind("\n", 0, start) + 1
+    return line_start if _ITEM_NUMBER.fullmatch(low, line_start, start) else start
+
+
 def blank_instructions(s: str) -> str:
     """``s`` with every echo of our prompts' instructions (``_INSTRUCTIONS``) replaced by spaces."""
     low = lower(s)
-    spans = sorted((m.start(), m.end()) for word, pattern in _INSTRUCTIONS if word in low
+    spans = sorted((_item_number_before(low, m.start()), m.end()) for word, pattern in _INSTRUCTIONS if word in low
                    for m in pattern.finditer(low) if m.end() > m.start())
     if not spans:
         return s
@@ -302,6 +312,7 @@ CORRECTION = re.compile(
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
     r"|不对|更正|等等|再看|重新考虑",
 )
+_OPTION_ITEM_HEAD = re.compile(r"[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?\(?[a-z1-9][.)][^\n]{0,60}$")
 # Offering another candidate after the answer: a hedge.
 HEDGE = re.compile(
     r"(?=[cmopaei][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+(?:be|belong|fit|go|work|qualify|count|apply)|or\s+(?:maybe|perhaps|possibly|probably)|"
@@ -340,7 +351,10 @@ def first_clause(region: str) -> str:
 
 
 def _epochs(s: str) -> list[tuple[int, int]]:
-    cuts = [m.end() for m in CORRECTION.finditer(lower(s))]
+    low = lower(s)
+    # ("B. mechanical printing - No, it developed much later.": an option's verdict, not a self-correction)
+    cuts = [m.end() for m in CORRECTION.finditer(low)
+            if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))]
     starts = [0] + cuts
     ends = cuts + [len(s)]
     return list(zip(starts, ends))
@@ -352,7 +366,7 @@ _INTRODUCED_LINE = re.compile(r"[:：][ \t]*\n[ \t]*\n?[ \t]*(\S[^\n]{0,59})(?=\
 
 # An answer stated as the final one: "Final answer:", "So the answer is", "因此答案是".
 _FINAL_MARK = re.compile(
-    r"\b(?:final(?:ly)?|so|therefore|thus|hence|overall|ultimately|consequently|in\s+conclusion|in\s+summary|to\s+conclude|"
+    r"\b(?:final(?:ly)?|corrected|revised|updated|so|therefore|thus|hence|overall|ultimately|consequently|in\s+conclusion|in\s+summary|to\s+conclude|"
     r"in\s+the\s+end|all\s+in\s+all|on\s+balance)\b|最终|最后|因此|所以|综上|总之|故"
 )
 # "... the image from the same year is Image 1.", "The artifact that differs is artifact C.": a

@@ -825,3 +825,31 @@ def test_the_conclusion_of_a_json_thinking_field(reply, expected):
 ])
 def test_a_revised_last_line_and_an_answer_after_a_concession(space, reply, expected):
     assert read(space, reply) == expected
+
+
+# ---- found by blind batches 25 and 26 -------------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # "X - No, ..." in a per-option walkthrough is the option's verdict, not a self-correction
+    (AnswerSpace("letter_set", n=4, asks="available"),
+     " A. lithography - No, lithography was invented in 1796 and would not have been available.\nB. mechanical printing - No, "
+     "mechanical printing developed much later.\nC. lost-wax casting - Yes, lost-wax casting is an ancient technique that has been "
+     "used for thousands of years.\nD. coil technique - Yes, the coil technique is one of the oldest methods of making pottery.",
+     ["lithography", "mechanical printing", "lost-wax casting", "coil technique"], S("CD")),
+    (LETTER, "Answer: C - no, D.", None, "D"),
+    # the release prompt's format example and its instructions echoed, numbered as in the prompt
+    (AnswerSpace("ordering", n=4, numbered=True), ' "1, 3, 2, 4" (where these numbers represent the order from oldest to newest).',
+     None, None),
+    (NUMBERED_LETTER, "1. Identify which one it is by number (1, 2, 3, or 4)\n2. Explain why you think it belongs to a different "
+                      "period", None, None),
+    # a direction stated on the line after the list
+    (AnswerSpace("ordering", n=5, base=0), "4,2,0,1,3\n\n(Order from most recent to oldest.)", None, (3, 1, 0, 2, 4)),
+    # "Corrected answer:" is final
+    (UNAVAILABLE, " A, C\n\nPorcelain was not developed until the Tang dynasty. Paper was invented in China around 105 AD, so it "
+                  "would have been available. So only porcelain would not have been available.\n\nCorrected answer: A",
+     MATERIALS4, S("A")),
+    # a JSON cut off before its answer field, inside a code fence, gives none
+    (EARLIER, '◁think▷So image 1 is earlier.◁/think▷```json\n{\n  "time_anchors": {\n    "Image 1": "manual telephone switchboard"'
+              '\n  },\n  "reasoning_path": "The manual switchboard in Image 1', None, None),
+])
+def test_families_of_batches_25_and_26(space, reply, options, expected):
+    assert read(space, reply, options) == expected
