@@ -43,6 +43,7 @@ from chronotasks.scoring.reply_text import (
     normalize,
     ordinal_positions,
     regions,
+    sentence_start,
 )
 
 _LONE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(?![A-Za-z0-9]|-[A-Za-z])")
@@ -361,10 +362,6 @@ _NONE_OF_THE_OPTIONS = re.compile(
 _AGE_SUPERLATIVE = re.compile(r"\b(?:oldest|earliest|newest|latest|most\s+(?:recent|ancient|modern)|youngest)\b|最早|最晚|最古老|最新")
 
 
-def _sentence_start(s: str, pos: int) -> int:
-    return max(s.rfind(ch, 0, pos) for ch in ".!?\n。") + 1
-
-
 def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
     """The letters a normalised reply states, in the order a grader reads them."""
     valid = letters_for(n)
@@ -375,6 +372,7 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
     if "{" in s:
         yield _json_letter(s, n, options)
     listing = _is_options_listing(s)
+    low = lower(s)
     outside = _NONE_OF_THE_OPTIONS.search(s)
     if outside:   # "None of the given options corresponds exactly to the Liao.": the answer is outside the options
         yield Candidate(CONFLICT, outside.start(), "cue")
@@ -384,7 +382,7 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
             yield FALLBACKS
             continue
         region = s[lo:hi]  # ("odd": "The artifact in image D is the odd one out." is read as a cue)
-        if how == "closing" and _AGE_SUPERLATIVE.search(lower(s), _sentence_start(s, lo), lo):
+        if how == "closing" and _AGE_SUPERLATIVE.search(low, sentence_start(low, lo), lo):
             ranked_only = True   # "The oldest artifact is A, a chipped stone tool.": which is oldest, not the asked answer
             continue
         if how == "line":
@@ -410,8 +408,8 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
         if _asked(region.lstrip(" \t:：=-–—,\n\r\"'"), clause):
             yield Candidate(CONFLICT, _content(s, lo, hi), how, final)
             continue
-        ranked = how == "cue" and _RANKED.search(lower(s), max(0, lo - 40), lo) is not None
-        if how == "cue" and REVERSE_CUE.match(lower(s), hi) and _CONCESSION.match(region.lstrip()):
+        ranked = how == "cue" and _RANKED.search(low, max(0, lo - 40), lo) is not None
+        if how == "cue" and REVERSE_CUE.match(low, hi) and _CONCESSION.match(region.lstrip()):
             # "Although C could also be from an earlier period, A is the most likely answer.": the answer
             # is the subject after the concession, the concession's option an alternative ranked below it
             clause, ranked = region[region.rfind(",") + 1:], True
@@ -659,7 +657,8 @@ def _item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | N
     return frozenset(picked), end, wordiest
 
 
-def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int, int]], asks: str | None = None) -> Iterator[Candidate]:
+def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int, int]], asks: str | None = None,
+                cut: int | None = None) -> Iterator[Candidate]:
     """Answers given as structure: a list of options under a line that introduces the answer ("The
     correct options are:\\n- B. iron forging\\n- C. wheel-thrown pottery"), a reply that is only such
     a list ("C\\nD", "1. C — lost-wax casting\\n2. D — coil"), per-option verdicts."""
@@ -682,7 +681,7 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
         value = got if got <= valid else CONFLICT
         if k is not None and value != CONFLICT and len(value) != k:
             continue
-        if end >= len(s.rstrip()) and cut_off(s) is not None:
+        if end >= len(s.rstrip()) and cut is not None:
             value = None   # the list runs to where the reply was cut off: it may go on ("- Block printing: This technique")
         covered.append((start, end))
         yield Candidate(value, start, "structure")
@@ -761,7 +760,7 @@ def _said_available(line: str) -> bool:
     return bool(_UNAVAILABLE.search(head) or _AVAILABLE.search(head))
 
 
-def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
+def _polarity(s: str, n: int, options, asks: str | None, cut: int | None = None) -> Candidate | None:
     """A reply that says which options were and were not available: with the question's polarity
     (``asks``) the group it asks for; without, two groups of opposite polarity are two answers."""
     if len(s) > ANYWHERE_LIMIT:
@@ -772,7 +771,7 @@ def _polarity(s: str, n: int, options, asks: str | None) -> Candidate | None:
         return None
     if _CONDITIONAL.search(s):
         return None  # "If it is Neolithic, porcelain and iron would not have been available; if ..."
-    if cut_off(s) is not None:
+    if cut is not None:
         return None  # a reply cut off mid-deliberation: what it said so far of each option is no answer
     groups = _availability_groups(s, n, options)
     if not groups:
@@ -877,6 +876,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     valid = letters_for(n)
     if asks is not None and _caption_only(s, n, options):
         return
+    cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
 
     def sized(got, committed: bool = True):
         """A set of the wrong size for k-of-n: no answer (CONFLICT when the statement commits to it)."""
@@ -915,8 +915,8 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
             # groups are the answer; without, two groups are no answer. Read only when no answer was
             # stated (what the reply says of each option's availability is its explanation then)
             if not stated:  # fallbacks: read only when no answer was stated
-                polarity = _polarity(s, n, options, asks) if k is None else None
-                cut = cut_off(s)   # (not the line a cut-off reply stops in: "• Silk — ... by c. 2450 BCE, so";
+                polarity = _polarity(s, n, options, asks, cut) if k is None else None
+                # (not the line a cut-off reply stops in: "• Silk — ... by c. 2450 BCE, so";
                 # nor an item of a bulleted walkthrough: "• Stone — available (the tools themselves).")
                 walkthrough = len(_BULLET_LINE.findall(s)) >= 2
                 lead = [c for c in (_lead_candidate(s, lo_, n, options, k) for lo_ in leads
@@ -937,7 +937,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
         if how == "line":
             if not structures_done:
                 structures_done = True
-                for cand in _structures(s, n, options, k, covered, asks):
+                for cand in _structures(s, n, options, k, covered, asks, cut):
                     stated = stated or cand.value is not None
                     yield cand
             if (listing and _OPTION_LINE.match(region)) or any(a <= lo <= b for a, b in covered):

@@ -120,10 +120,10 @@ def _direction(s: str, start: int, end: int) -> int:
         before = m
     if before is not None:
         return -1 if before.group("rev") else 1
-    rest = low[end - offset:]
-    after = DIRECTION.search(rest.split("\n")[0])
-    if after is None and not rest.split("\n")[0].strip():   # "4,2,0,1,3\n\n(Order from most recent to oldest.)"
-        note = rest.strip().split("\n")[0] if rest.strip() else ""
+    same_line, _, later = low[end - offset:].partition("\n")
+    after = DIRECTION.search(same_line)
+    if after is None and not same_line.strip():   # "4,2,0,1,3\n\n(Order from most recent to oldest.)"
+        note = later.lstrip().partition("\n")[0].strip()   # (the next line with words)
         after = DIRECTION.search(note) if len(note) <= 60 else None
     if after is not None and after.group("rev"):
         return -1

@@ -31,19 +31,6 @@ from typing import Any
 # the start or the end; the middle of a run-away reply is repetition.
 LONG_REPLY = 12_000
 HEAD, TAIL = 2_000, 8_000
-# A run of blanks says nothing: a long one (a degenerate model's padding) is shortened to a few, so no
-# reader meets thousands of blanks in a row (patterns that allow blanks in two places are quadratic there).
-_BLANK_RUN = re.compile(r"[ \t\u3000]{9,}")
-_TRAILING_BLANKS = re.compile(r"[ \t]+(?=\n)")
-_BLANK_LINES = re.compile(r"\n{4,}")
-
-
-def _short_blanks(s: str) -> str:
-    if "         " in s or "\t\t" in s or "\u3000\u3000" in s:   # (substring tests first: the patterns cost ~10 µs/KB)
-        s = _BLANK_RUN.sub("        ", s)
-    if "\n\n\n\n" in s or "\n \n" in s or "\n\t\n" in s:
-        s = _BLANK_LINES.sub("\n\n\n", _TRAILING_BLANKS.sub("", s))
-    return s
 # Without an answer cue or an answer line, only a reply this short is searched as a whole for an answer.
 ANYWHERE_LIMIT = 3_000
 
@@ -222,6 +209,21 @@ def drop_prompt_echo(s: str) -> tuple[str, bool]:
     return "".join(out), True
 
 
+# A run of blanks says nothing: a long one (a degenerate model's padding) is shortened to a few, so no
+# reader meets thousands of blanks in a row (patterns that allow blanks in two places are quadratic there).
+_BLANK_RUN = re.compile(r"[ \t\u3000]{9,}")
+_TRAILING_BLANKS = re.compile(r"[ \t]+(?=\n)")
+_BLANK_LINES = re.compile(r"\n{4,}")
+
+
+def _short_blanks(s: str) -> str:
+    if "         " in s or "\t\t" in s or "\u3000\u3000" in s:   # (substring tests first: the patterns cost ~10 µs/KB)
+        s = _BLANK_RUN.sub("        ", s)
+    if "\n\n\n\n" in s or "\n \n" in s or "\n\t\n" in s:
+        s = _BLANK_LINES.sub("\n\n\n", _TRAILING_BLANKS.sub("", s))
+    return s
+
+
 def normalize(text: Any) -> Reply:
     """The reply as plain text (see the module docstring); None -> ""."""
     if text is None:
@@ -391,7 +393,7 @@ def _introduces_walkthrough(s: str, low: str, cue_start: int, cue_end: int) -> b
 _SENTENCE_MARK = re.compile(r"[.!?;。\n]")
 
 
-def _sentence_start(low: str, pos: int, floor: int = 0) -> int:
+def sentence_start(low: str, pos: int, floor: int = 0) -> int:
     """Where the sentence holding ``pos`` starts (after the last . ! ? ; 。 or line break before it)."""
     window = max(floor, pos - 300)
     last = None
@@ -401,7 +403,7 @@ def _sentence_start(low: str, pos: int, floor: int = 0) -> int:
 
 
 def _is_final(low: str, cue_start: int, cue_end: int) -> bool:
-    return _FINAL_MARK.search(low, _sentence_start(low, cue_start), cue_end) is not None
+    return _FINAL_MARK.search(low, sentence_start(low, cue_start), cue_end) is not None
 
 
 def _bold_answers(s: str) -> list[tuple[int, int]]:
@@ -436,7 +438,7 @@ _SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")   # "so if image 3 is Song, 
 
 def _said(low: str, cue_start: int, floor: int) -> str:
     """ "cue" for an answer stated, "hypothetical" for one stated under a condition."""
-    return "hypothetical" if _HYPOTHESIS.search(low, _sentence_start(low, cue_start, floor), cue_start) else "cue"
+    return "hypothetical" if _HYPOTHESIS.search(low, sentence_start(low, cue_start, floor), cue_start) else "cue"
 
 
 def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
@@ -470,7 +472,7 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
                 yield how, m.end(), end, corrected or _is_final(low, m.start(), m.end())
         for how, pattern in (("cue", REVERSE_CUE), ("odd", ODD_CUE)) if odd else (("cue", REVERSE_CUE),):
             for m in reversed(list(pattern.finditer(low, start, end))):
-                sentence = _sentence_start(low, m.start(), start)
+                sentence = sentence_start(low, m.start(), start)
                 yield how, sentence, m.start(), corrected or _FINAL_MARK.search(low, sentence, m.start()) is not None
         for m in _ALTERNATIVE_LINE.finditer(low, start, end) if offers_another else ():   # "A, D, E\n\nOr B, D, E."
             line_end = low.find("\n", m.end())
@@ -695,5 +697,6 @@ __all__ = [
     "ordinal_positions",
     "plain_text",
     "regions",
+    "sentence_start",
     "strip_reasoning",
 ]

@@ -161,6 +161,12 @@ def _read(s: str, lo: int, hi: int) -> int | None:
 MAX_MENTIONS = 64  # a run-away reply citing hundreds of years: only its last ones are read
 
 
+def _line_around(s: str, start: int, end: int) -> tuple[int, int]:
+    """Where the line holding s[start:end] starts and ends."""
+    line_end = s.find("\n", end)
+    return s.rfind("\n", 0, start) + 1, len(s) if line_end < 0 else line_end
+
+
 def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
     mentions = []  # (tier, year or "range", position)
     ranged = set()
@@ -171,9 +177,8 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
     for m in _RANGE.finditer(low, start):
         ranged.update(range(m.start(), m.end()))
         tier = cues.tier(m.start(), m.end())
-        line_start = s.rfind("\n", 0, m.start()) + 1
-        line_end = s.find("\n", m.end())
-        if not s[line_start:m.start()].strip(" *>-") and not s[m.end():len(s) if line_end < 0 else line_end].strip(" .*"):
+        line_start, line_end = _line_around(s, m.start(), m.end())
+        if not s[line_start:m.start()].strip(" *>-") and not s[m.end():line_end].strip(" .*"):
             tier = max(tier, 2) + 0.5   # a line that is only two years ("1989 or 1990"): the answer line hedges
         mentions.append((tier, "range", m.start()))
     for m in found:
@@ -183,9 +188,7 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
         if not lo <= year <= hi:
             continue
         tier = cues.tier(m.start(), m.end())
-        line_start = s.rfind("\n", 0, m.start()) + 1
-        line_end = s.find("\n", m.end())
-        line_end = len(s) if line_end < 0 else line_end
+        line_start, line_end = _line_around(s, m.start(), m.end())
         if line_end - line_start <= 80 and _BARE_LINE.match(s[line_start:line_end]):
             tier = max(tier, 2) + 0.5
         mentions.append((tier, year, m.start()))
