@@ -30,11 +30,11 @@ from chronotasks.scoring.reply_text import (
 )
 
 _LABELLED = re.compile(  # on lower(text)
-    r"\b(?:images?|imgs?|pictures?|photos?|photographs?|options?|choices?|candidates?|no\.)[\s_]*#?\s*(\d+)(?!\d)"
+    r"(?=[ipocnfst1-5图选照第])(?:\b(?:images?|imgs?|pictures?|photos?|photographs?|options?|choices?|candidates?|no\.)[\s_]*#?\s*(\d+)(?!\d)"
     r"|(?:图片|图像|照片|图|选项)\s*(\d+)(?!\d)"
     r"|\b(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?:one|image|picture|photo|photograph|option|choice)s?\b"
     r"|\bthe\s+(first|second|third|fourth|fifth|former|latter)\b(?!\s+(?:of|half|time|step|decade|century|world|place|glance|look))"
-    r"|第\s*([一二三四五1-5])\s*(?:张|幅|个|项)?\s*(?:图片|图像|照片|图|选项)?",
+    r"|第\s*([一二三四五1-5])\s*(?:张|幅|个|项)?\s*(?:图片|图像|照片|图|选项)?)",
 )
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,2})(?![\w]|\.\d|\s*(?:st|nd|rd|th)\b|\s*%)")  # a year or a percentage is no choice
 # "(2019)", "(the 1963 photo)": an aside in brackets is not the answer
@@ -89,7 +89,7 @@ def _mentions(s: str, choices: list[str], bare_numbers: bool) -> list[tuple[int,
 
 def _value(text: str, choices: list[str], asks: str | None) -> str | None:
     """A JSON field or a short answer: exactly one choice named ("2", "Image 2", "2 (Image 2 is earlier)")."""
-    s = normalize(text)
+    s = normalize(text, echoes=False)
     word = s.strip(" .!\"'").lower().replace("_", " ")
     exact = {c.lower(): c for c in choices}.get(word)
     if exact is not None:
@@ -246,7 +246,7 @@ def _concluded(text: str, choices: list[str], asks: str) -> str | None:
     predates Image 2."), or None."""
     text = text[-400:].rstrip(" \n.!?。")
     marks = [m.end() for m in _SENTENCE_MARK.finditer(text)]
-    sentence = normalize(text[marks[-1] if marks else 0:])
+    sentence = normalize(text[marks[-1] if marks else 0:], echoes=False)
     if not _COMPARE.search(lower(sentence)):
         return None
     cue = re.search(r"\b(?:so|therefore|thus|hence|overall|in\s+conclusion|suggesting|indicating|meaning"

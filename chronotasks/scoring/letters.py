@@ -343,7 +343,7 @@ def _json_letter(s: str, n: int, options) -> Candidate | None:
     if found is None:
         return None
     pos, inner = found
-    inner = normalize(inner)
+    inner = normalize(inner, echoes=False)
     value = _bare_letter(inner, n, options) if inner else None
     if value is None and inner:
         value = _letter_in_clause(first_clause(inner), n, options, "")
@@ -887,7 +887,7 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     if "{" in s or s.lstrip().startswith("["):
         found = json_answer(s)
         if found is not None:
-            inner = normalize(found[1])
+            inner = normalize(found[1], echoes=False)
             got = letter_set_candidates(inner, n, options, k, asks) if inner else iter(())
             value = decide(got, None)
             yield Candidate(CONFLICT if value is None else value, found[0], "json", True)

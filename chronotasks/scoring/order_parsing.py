@@ -381,7 +381,7 @@ def ordering_candidates(s: str, n: int, base: int | None = None, options=None) -
     only then, with the same rules."""
     found = json_answer(s)
     if found is not None:
-        inner = normalize(found[1])
+        inner = normalize(found[1], echoes=False)
         value = decide(ordering_candidates(inner, n, base, options)) if inner else None
         yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
         return

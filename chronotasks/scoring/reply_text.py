@@ -104,32 +104,33 @@ def _strip_markdown(s: str) -> Reply:
 # no answer. ``blank_instructions`` blanks each from its first word to the end of its sentence (the
 # step titles and the parenthesised examples only), keeping positions, so an answer the same
 # sentence goes on to give after a colon is still read.
-# Each pattern with a word that must be in the reply for it to match: only those are run (most replies
-# hold none of them).
+# Each pattern with words one of which must be in the reply for it to match: only those are run (most
+# replies hold none of them).
 _INSTRUCTION_PATTERNS = (
-    ("format", r"\bin\s+the\s+format\s*:?\s*\"[^\"\n]{1,20}\""),
-    ("must", r"\byour\s+answer\s+must\s+(?:be\s+in\s+the\s+format|start\s+with)[^.\n]*(?:\.(?=\s|$)|$)?"),
-    ("simply", r"\b(?:for\s+your\s+answer,?\s*)?simply\s+(?:provide|list)\s+the\s+numbers?\s+of[^\n]*?(?:\)\.?|$)"
+    (("format",), r"\bin\s+the\s+format\s*:?\s*\"[^\"\n]{1,20}\""),
+    (("must",), r"\byour\s+answer\s+must\s+(?:be\s+in\s+the\s+format|start\s+with)[^.\n]*(?:\.(?=\s|$)|$)?"),
+    (("simply",), r"\b(?:for\s+your\s+answer,?\s*)?simply\s+(?:provide|list)\s+the\s+numbers?\s+of[^\n]*?(?:\)\.?|$)"
                r"|\bfor\s+your\s+answer,?\s*simply\b[^\n]*?(?:\)\.?|$)"),
-    ("sequence", r"\bplease\s+provide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+by\s+listing[^\n]*?(?:order\.?|$)"
+    (("sequence",), r"\bplease\s+provide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+by\s+listing[^\n]*?(?:order\.?|$)"
                  r"|\bprovide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+using\s+letters\s*\([^)\n]{0,40}\)\.?"),
-    ("list", r"\blist\s+(?:all\s+correct\s+letters\s+separated\s+by\s+commas|the\s+three\s+letters\s+corresponding\s+to\s+artifacts"
+    (("separated", "corresponding"), r"\blist\s+(?:all\s+correct\s+letters\s+separated\s+by\s+commas|the\s+three\s+letters\s+corresponding\s+to\s+artifacts"
              r"\s+from\s+the\s+same\s+period)\s*\([^)\n]{0,60}\)\.?"),
-    ("identify", r"\bidentify\s+which\s+ones?\s+(?:it\s+is|they\s+are)\s+by\s+number\s*\([^)\n]{0,30}\)\.?"),
-    ("explain why", r"\bexplain\s+why\s+you\s+think\s+(?:it\s+belongs|they\s+belong)\s+to\s+(?:a\s+different|the\s+same)\s+(?:time\s+)?period\.?"),
-    ("answer", r"\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
+    (("identify",), r"\bidentify\s+which\s+ones?\s+(?:it\s+is|they\s+are)\s+by\s+number\s*\([^)\n]{0,30}\)\.?"),
+    (("explain",), r"\bexplain\s+why\s+you\s+think\s+(?:it\s+belongs|they\s+belong)\s+to\s+(?:a\s+different|the\s+same)\s+(?:time\s+)?period\.?"),
+    (("letter", "json", "four-digit"), r"\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
                r"|\banswer\s+in\s+json\s*:\s*\{\s*\"answer\"\s*:\s*\"1\"\s*\}[^\n]{0,80}?\"4\"\s*\}\.?"
                r"|\banswer\s+with\s+a\s+single\s+four-digit\s+year\s*\(for\s+example:\s*\d{4}\)(?:\s+and\s+nothing\s+else)?\.?"),
-    ("comma-separated", r"\bprovide\s+your\s+answer\s+as\s+a\s+comma-separated\s+list\s+of\s+the\s+image\s+indices\s*\([^)\n]{0,10}\)(?:\s*only)?\.?"),
-    ("explanation", r"\bdo\s+not\s+include\s+any\s+other\s+text\s+or\s+explanation\.\s*example:\s*[\d,\s]{1,20}"),
-    ("step", r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
+    (("comma-separated",), r"\bprovide\s+your\s+answer\s+as\s+a\s+comma-separated\s+list\s+of\s+the\s+image\s+indices\s*\([^)\n]{0,10}\)(?:\s*only)?\.?"),
+    (("explanation",), r"\bdo\s+not\s+include\s+any\s+other\s+text\s+or\s+explanation\.\s*example:\s*[\d,\s]{1,20}"),
+    (("visual", "appearance", "detail", "bias-check", "strictly"), r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
              r"|perform\s+bias-check)\.?|\bfollow\s+these\s+steps\s+strictly\s*:?"),
-    ("output", r"\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"),
-    ("where these", r"(?:\"[\da-e,\s]{1,20}\"\s*)?\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
-    ("e.g.", r"\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"),
-    ("if options", r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
+    (("structured",), r"\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"),
+    (("represent",), r"(?:\"[\da-e,\s]{1,20}\"\s*)?\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
+    (("e.g.",), r"\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"),
+    (("correct",), r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
 )
-_INSTRUCTIONS = tuple((word, re.compile(pattern)) for word, pattern in _INSTRUCTION_PATTERNS)
+_INSTRUCTIONS = tuple((frozenset(words), re.compile(pattern)) for words, pattern in _INSTRUCTION_PATTERNS)
+_INSTRUCTION_WORDS = re.compile("|".join(re.escape(word) for words, _ in _INSTRUCTION_PATTERNS for word in words))
 
 
 _ITEM_NUMBER = re.compile(r"[ \t]*(?:[\da-z][.)]|[-*•])[ \t]*$")   # ("1." is "a." once a numbered prompt's numbers are letters)
@@ -144,7 +145,10 @@ def _item_number_before(low: str, start: int) -> int:
 def blank_instructions(s: str) -> str:
     """``s`` with every echo of our prompts' instructions (``_INSTRUCTIONS``) replaced by spaces."""
     low = lower(s)
-    spans = sorted((_item_number_before(low, m.start()), m.end()) for word, pattern in _INSTRUCTIONS if word in low
+    present = set(_INSTRUCTION_WORDS.findall(low))
+    if not present:
+        return s
+    spans = sorted((_item_number_before(low, m.start()), m.end()) for words, pattern in _INSTRUCTIONS if not words.isdisjoint(present)
                    for m in pattern.finditer(low) if m.end() > m.start())
     if not spans:
         return s
@@ -179,19 +183,20 @@ _PROMPT_LINE = re.compile(
     r"^(?:[ \t]*(?:assistant|gpt)\s*:|[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
     r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$)", re.MULTILINE)
 _PLACEHOLDER = re.compile(r"<image>")
+_OPENING_WORDS = re.compile(r"artifact|photo|news|expert|compare|prompt|以上是|user|human")   # (one of which each opening holds)
 
 
 def drop_prompt_echo(s: str) -> tuple[str, bool]:
     """``s`` with our prompts' lines blanked, and cut where a prompt opens after the reply's own words
     (see ``_PROMPT_OPENING``); the flag says whether anything changed."""
     low = lower(s)
-    if not any(word in low for word in ("artifact", "photo", "news event", "expert in", "image", "question", "select",
-                                         "arrange", "assessor", "同一件文物", "json format", "assistant", "user", "human", "gpt")):
-        return s, False
-    spans = [(m.start(), m.end(), False) for m in _PROMPT_LINE.finditer(low)]
+    spans = []
+    if "provided" in low or "assistant" in low or "gpt" in low:
+        spans += [(m.start(), m.end(), False) for m in _PROMPT_LINE.finditer(low)]
     if "<image>" in low:
         spans += [(m.start(), m.end(), False) for m in _PLACEHOLDER.finditer(low)]
-    spans += [(m.start(), m.end(), True) for m in _PROMPT_OPENING.finditer(low)]
+    if _OPENING_WORDS.search(low):
+        spans += [(m.start(), m.end(), True) for m in _PROMPT_OPENING.finditer(low)]
     if not spans:
         return s, False
     out, last = [], 0
@@ -224,8 +229,10 @@ def _short_blanks(s: str) -> str:
     return s
 
 
-def normalize(text: Any) -> Reply:
-    """The reply as plain text (see the module docstring); None -> ""."""
+def normalize(text: Any, echoes: bool = True) -> Reply:
+    """The reply as plain text (see the module docstring); None -> "". ``echoes=False`` for a part
+    of a reply that was normalised whole already (a JSON field, a sentence): its echoes of the
+    prompt were blanked then."""
     if text is None:
         return Reply("")
     s = strip_reasoning(str(text))
@@ -241,6 +248,8 @@ def normalize(text: Any) -> Reply:
             s = _BOXED.sub(lambda m: f"\nFinal answer: {m.group(1)}\n" if m.group(1) is not None else m.group(2), s)
         s = _LATEX_SPACE.sub(" ", _LATEX_ARROW.sub(" → ", s))
     reply = _strip_markdown(s)
+    if not echoes:
+        return reply
     blanked, echoed = drop_prompt_echo(blank_instructions(reply))
     if blanked is reply:
         return reply
@@ -308,11 +317,11 @@ WEAK_CUE = re.compile(
 )
 # Self-corrections: what follows replaces what came before.
 CORRECTION = re.compile(
-    r"(?=[waolcsru][a-z]|i\s)\b(?:wait|actually|(?:on|upon)\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+(?:inspection|consideration)|"
+    r"(?=[waolcsru][a-z]|i\s|[.…—–\-;,不更等再])(?:\b(?:wait|actually|(?:on|upon)\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+(?:inspection|consideration)|"
     r"further\s+(?:reflection|consideration)|reconsideration)|reconsidering|"
     r"looking\s+(?:again|more\s+closely)|on\s+(?:a\s+)?(?:second|closer)\s+look|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
-    r"|不对|更正|等等|再看|重新考虑",
+    r"|不对|更正|等等|再看|重新考虑)",
 )
 _OPTION_ITEM_HEAD = re.compile(r"[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?\(?[a-z1-9][.)][^\n]{0,60}$")
 # Offering another candidate after the answer: a hedge.
@@ -327,8 +336,8 @@ UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|certain|possible)|u
                     r"|无法|不确定|难以", re.IGNORECASE)
 # A mention that rejects what follows ("not A", "rather than 1", "而非宋代").
 NEGATION = re.compile(
-    r"(?=[nriuoe][a-z']|')(?:\b(?:not|rather\s+than|instead\s+of|unlike|other\s+than|rules?\s+out|ruling\s+out|ruled\s+out|"
-    r"eliminat(?:e|es|ed|ing)|excluding|exclude)|n't)\b|而非|并非|不是|(?<!不)排除|不属于|而不是",
+    r"(?=[nriuoe][a-z']|'|[而并不排])(?:(?:\b(?:not|rather\s+than|instead\s+of|unlike|other\s+than|rules?\s+out|ruling\s+out|ruled\s+out|"
+    r"eliminat(?:e|es|ed|ing)|excluding|exclude)|n't)\b|而非|并非|不是|(?<!不)排除|不属于|而不是)",
 )
 
 # A sentence end; "D." ends a sentence only when another sentence or option letter follows
@@ -339,8 +348,8 @@ SENTENCE_END = (
     r"Another|Then|However|But|Since|As|Note|Therefore|Thus|Hence)\b)|$)"
 )
 _CLAUSE_END = re.compile(
-    SENTENCE_END + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9])\)?\s*(?:[;,.)]|$))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
-    r"|,\s*(?:though|although|but|while|whereas|which|and\s+not)\b|\s(?:while|whereas)\b"
+    r"(?=[.!?。\n;)bsa,\s])(?:" + SENTENCE_END + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9])\)?\s*(?:[;,.)]|$))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
+    r"|,\s*(?:though|although|but|while|whereas|which|and\s+not)\b|\s(?:while|whereas)\b)"
 )
 
 
@@ -390,16 +399,12 @@ def _introduces_walkthrough(s: str, low: str, cue_start: int, cue_end: int) -> b
     return WALKTHROUGH.search(s, low.rfind("\n", 0, cue_start) + 1, cue_start) is not None
 
 
-_SENTENCE_MARK = re.compile(r"[.!?;。\n]")
-
-
 def sentence_start(low: str, pos: int, floor: int = 0) -> int:
-    """Where the sentence holding ``pos`` starts (after the last . ! ? ; 。 or line break before it)."""
+    """Where the sentence holding ``pos`` starts (after the last . ! ? ; 。 or line break before it,
+    at most 300 characters back)."""
     window = max(floor, pos - 300)
-    last = None
-    for last in _SENTENCE_MARK.finditer(low, window, pos):
-        pass
-    return last.end() if last else window
+    last = max(low.rfind(mark, window, pos) for mark in ".!?;。\n")
+    return last + 1 if last >= 0 else window
 
 
 def _is_final(low: str, cue_start: int, cue_end: int) -> bool:
@@ -428,7 +433,7 @@ _ELIMINATING = re.compile(r"\b(?:eliminat\w*|rul(?:e|ing)\s+out|excluded?|exclud
 _QUALIFIED = re.compile(r"\b(?:correct|right|valid|applicable|final|chosen|selected|best|appropriate|my|these|three|two)\s+$")
 # An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4"): a
 # hypothesis the reasoning weighs, not the answer ("if forced", "if I had to choose" are cues of their own)
-_HYPOTHESIS = re.compile(r"(?<!even\s)(?<!as\s)\bif\b(?!\s+(?:i\s+(?:had|have|must|were|was|am)\b|i'm\b|forced|pressed|made|asked"
+_HYPOTHESIS = re.compile(r"(?=[ia如假若])(?<!even\s)(?<!as\s)\bif\b(?!\s+(?:i\s+(?:had|have|must|were|was|am)\b|i'm\b|forced|pressed|made|asked"
                          r"|(?:we|you|one)\s+(?:look|consider|examine|compare|analy[sz]e|take|focus|go\s+by|judge)))"
                          r"|\bassuming\b|如果|假如|若是")   # ("if we look at the glaze, the answer is B" is no condition)
 

@@ -216,7 +216,7 @@ def year_candidates(s: str, lo: int, hi: int) -> Iterator[Candidate]:
     """The year a normalised reply states: its JSON year field, else its estimate in prose."""
     found = json_answer(s, ("year", "final_answer", "answer", "estimated_year", "estimate", "年份"))
     if found is not None:
-        year = _read(normalize(found[1]), lo, hi)
+        year = _read(normalize(found[1], echoes=False), lo, hi)
         yield Candidate(CONFLICT if year is None else year, found[0], "json", True)
         return
     cut = cut_off(s)
