@@ -17,9 +17,9 @@ from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decid
 from chronotasks.scoring.json_answer import json_answer, json_values
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
-    CORRECTION,
     ORDINAL_WORDS,
     ZH_DIGITS,
+    corrections,
     cut_off,
     first_clause,
     inside,
@@ -149,7 +149,7 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
         answer = _value(field[1], choices, asks) if field[1] else None
         yield Candidate(answer or CONFLICT, field[0], "json", True)
         after = s[s.rfind("}") + 1:]
-        revision = CORRECTION.search(lower(after)) if after.strip(" \n`") else None
+        revision = next(iter(corrections(lower(after))), None) if after.strip(" \n`") else None
         if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.'
             clause = first_clause(after[revision.end():])
             value = (_compared(clause, choices, asks) if asks else None) or _value(clause, choices, asks) if clause.strip() else None

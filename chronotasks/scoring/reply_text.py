@@ -323,7 +323,8 @@ CORRECTION = re.compile(
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
     r"|不对|更正|等等|再看|重新考虑)",
 )
-_OPTION_ITEM_HEAD = re.compile(r"[ \t]*(?:[-*•][ \t]*)?(?:\*\*)?\(?[a-z1-9][.)][^\n]{0,60}$")
+# the head of a list item that a verdict follows: "B. mechanical printing", "- Clothing"
+_OPTION_ITEM_HEAD = re.compile(r"[ \t]*(?:(?:[-*•][ \t]*)?(?:\*\*)?\(?[a-z1-9][.)][^\n]{0,60}|[-*•][ \t]*[^\n.!?;:,]{1,40})$")
 # Offering another candidate after the answer: a hedge.
 HEDGE = re.compile(
     r"(?=[cmopaei][a-z])\b(?:(?:could|might|may)\s+(?:also|well|equally)\s+(?:be|belong|fit|go|work|qualify|count|apply)|or\s+(?:maybe|perhaps|possibly|probably)|"
@@ -361,11 +362,16 @@ def first_clause(region: str) -> str:
     return region[: m.start()] if m else region
 
 
-def _epochs(s: str) -> list[tuple[int, int]]:
-    low = lower(s)
-    # ("B. mechanical printing - No, it developed much later.": an option's verdict, not a self-correction)
-    cuts = [m.end() for m in CORRECTION.finditer(low)
+def corrections(low: str) -> list[re.Match]:
+    """The self-corrections (``CORRECTION``) in ``low`` (a lower-cased reply), in order. "..., no, ..."
+    after the head of a list item is that item's verdict, no self-correction ("B. mechanical printing -
+    No, it developed much later.", "- Clothing - no, nothing distinctly modern")."""
+    return [m for m in CORRECTION.finditer(low)
             if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))]
+
+
+def _epochs(s: str) -> list[tuple[int, int]]:
+    cuts = [m.end() for m in corrections(lower(s))]
     starts = [0] + cuts
     ends = cuts + [len(s)]
     return list(zip(starts, ends))
@@ -679,6 +685,7 @@ def _outside(matches, n: int):
 __all__ = [
     "ANYWHERE_LIMIT",
     "CORRECTION",
+    "corrections",
     "ODD_CUE",
     "REVERSE_CUE",
     "Reply",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from chronotasks.scoring.reply_text import CORRECTION, lower, normalize
+from chronotasks.scoring.reply_text import corrections, lower, normalize
 
 _FIRST = re.compile(
     r"^\W*(yes|yeah|yep|yup|no|nope|correct|incorrect|true|false|y|n|affirmative|negative|absolutely|definitely|certainly|indeed|"
@@ -53,7 +53,7 @@ def parse_yes_no(text) -> bool | None:
     if _PARTIAL.match(s):   # "Partially. The fox is accurate, but the season is ambiguous": none, unless concluded
         concluded = {m.group(1).lower() == "yes" for m in _CONCLUDED.finditer(s)}   # ("Mostly. ... Overall: yes.")
         return concluded.pop() if len(concluded) == 1 else None
-    revisions = list(CORRECTION.finditer(lower(s)))
+    revisions = corrections(lower(s))
     if revisions:
         later = parse_yes_no(s[revisions[-1].end():])
         if later is not None:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
-from chronotasks.scoring.reply_text import CORRECTION, UNSURE, ZH_DIGITS, cut_off, lower, negated_spans, normalize
+from chronotasks.scoring.reply_text import UNSURE, ZH_DIGITS, corrections, cut_off, lower, negated_spans, normalize
 
 _ZH_YEAR = re.compile(r"([一二三四五六七八九〇零○Ｏ]{4})\s*年")
 _UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -150,7 +150,7 @@ def _read(s: str, lo: int, hi: int) -> int | None:
     low = lower(s)
     cues = _Cues(s, low)
     cues.negated = negated_spans(s)
-    cuts = [0] + [m.end() for m in CORRECTION.finditer(low)]
+    cuts = [0] + [m.end() for m in corrections(low)]
     for start in reversed(cuts):
         picked = _pick(s, low, cues, start, lo, hi)
         if picked is not None:

@@ -853,3 +853,21 @@ def test_a_revised_last_line_and_an_answer_after_a_concession(space, reply, expe
 ])
 def test_families_of_batches_25_and_26(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+# ---- one rule for self-corrections, in every reader ------------------------------------------------------------------
+# An item's verdict ("1. Cars - No, ...", "- Clothing - no, ...") is no self-correction for the year and judge readers
+# either (before, only the letter readers knew it: the year reader took the evidence's 1990 for the estimate).
+@pytest.mark.parametrize("reply,expected", [
+    ("Answer: 1985\n\n1. Cars - No, none of them look newer than 1990.\n2. Clothing - typical of the mid-80s.", 1985),
+    ("My estimate is 1985.\n\n- Clothing - no, nothing distinctly modern; the hairstyles look like 1979.\n- Cars: boxy sedans.", 1985),
+    ("1985... no, wait, the phone in his hand is a flip phone, so 1998.", 1998),   # a self-correction still is one
+])
+def test_an_items_verdict_is_no_self_correction_for_a_year(reply, expected):
+    assert read(AnswerSpace("year", lo=1900, hi=2025), reply) == expected
+
+
+def test_an_items_verdict_is_no_self_correction_for_a_judge():
+    reply = ("1. Is the fox correct? - Yes.\n2. Is it winter - No, the trees are green, so the temporal knowledge is not applied."
+             "\n\nYes, the image is correct.")
+    assert parse_verdict(reply, "standard") is None   # a yes and a no for the prompt's two questions: no single verdict
