@@ -354,6 +354,9 @@ def _json_letter(s: str, n: int, options) -> Candidate | None:
 
 _BULLET_LINE = re.compile(r"^[ \t]*[-*•][ \t]+\S", re.MULTILINE)
 _CONCESSION = re.compile(r"(?:although|though|while|even\s+though|despite)\b[^,]*,[^,]*$", re.IGNORECASE)
+# "Since Artifacts 1, 3 and 4 are all prehistoric, Artifact 2 is the one that belongs to a different
+# period.": the options of the reason are evidence; the answer is the subject after its last comma
+_REASON_FIRST = re.compile(r"(?:since|because|as|given\s+that)\b[^\n]*,[^,\n]*\w[^,\n]*$", re.IGNORECASE)
 _NONE_OF_THE_OPTIONS = re.compile(
     r"\bnone\s+of\s+the\s+(?:given\s+|listed\s+|provided\s+|available\s+|four\s+|five\s+)?(?:options|choices)\s+"
     r"(?:(?:exactly\s+|really\s+|quite\s+)?(?:corresponds?|matche?s?|fits?|is|are|applies|apply)|(?:is|are)\s+(?:correct|right))\b"
@@ -413,6 +416,8 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
             # "Although C could also be from an earlier period, A is the most likely answer.": the answer
             # is the subject after the concession, the concession's option an alternative ranked below it
             clause, ranked = region[region.rfind(",") + 1:], True
+        elif (how == "odd" or how == "cue" and REVERSE_CUE.match(low, hi)) and _REASON_FIRST.match(region.lstrip()):
+            clause = region[region.rfind(",") + 1:]
         yield Candidate(_letter_in_clause(clause, n, options, region[len(clause):], how == "closing", ranked), _content(s, lo, hi), how, final)
 
 

@@ -180,7 +180,7 @@ def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
     """ "1) B\\n2) D\\n..." / "1st — Artifact B" lines: the items by rank."""
     raw = s if raw is None else raw
     ranked: dict[int, str] = {}
-    first = None
+    first = last_end = None
     for m in _NUMBERED.finditer(s):
         token = next(g for g in m.groups()[:5] if g)
         rank = _ORD_WORD.get(token.lower()) or (ZH_DIGITS.get(token) if token in ZH_DIGITS else int(token))
@@ -189,9 +189,13 @@ def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
             continue
         ranked[rank] = tokens[0]
         first = m.start() if first is None else first
+        last_end = m.end()
     if sorted(ranked) != list(range(1, items.n + 1)):
         return None
-    value = items.value([ranked[r] for r in sorted(ranked)])
+    block = [ranked[r] for r in sorted(ranked)]
+    if block == sorted(block) and _in_turn(s, first, last_end):
+        return None  # "### Analysis of Each Image:\n1. Image 0: ...\n2. Image 1: ...": each item described in turn
+    value = items.value(block)
     if value is not None and first is not None and _direction(raw, first, first) < 0:
         value = tuple(reversed(value))
     return value
@@ -201,6 +205,17 @@ _ITEM_ONLY = re.compile(r"\s*(?:$|[-–—:(,]|\.(?:\s|$))")  # "- C", "- C – 
 _ORDER_INTRO = re.compile(r"order|sequence|chronolog|rank|arrange|sort|oldest|earliest|newest|latest|recent|顺序|排列|排序|最早|最晚|从")
 _EACH_ITEM = re.compile(r"\b(?:identify|look\s+at|examine|describe|analy[sz]e|go\s+through)\b|\beach\s+(?:one|artifact|image|piece|item|object)\b|逐一|分别")
 _BULLET = re.compile(r"^[ \t]*[-*•+][ \t]*(.*)$", re.MULTILINE)
+
+
+def _in_turn(s: str, first: int, last_end: int) -> bool:
+    """Whether a list of the items in their own order, from ``first`` to ``last_end``, goes through
+    them in turn rather than ranking them: it is not the whole reply and the line before it names no
+    order ("Let's identify each artifact:", "### Analysis of Each Image:")."""
+    intro = s[:first].rstrip()
+    intro = intro[intro.rfind("\n") + 1:]
+    if not intro and not s[last_end:].strip():
+        return False
+    return not _ORDER_INTRO.search(lower(intro)) or _EACH_ITEM.search(lower(intro)) is not None
 
 
 def _bulleted(s: str, items: _Items, raw: str) -> tuple | None:

@@ -125,7 +125,7 @@ _INSTRUCTION_PATTERNS = (
     (("visual", "appearance", "detail", "bias-check", "strictly"), r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
              r"|perform\s+bias-check)\.?|\bfollow\s+these\s+steps\s+strictly\s*:?"),
     (("structured",), r"\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"),
-    (("represent",), r"(?:\"[\da-e,\s]{1,20}\"\s*)?\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
+    (("represent",), r"(?:\"?[\da-e,\s]{1,20}\"\s*)?\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
     (("e.g.",), r"\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"),
     (("correct",), r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
 )
@@ -182,7 +182,7 @@ _PROMPT_OPENING = re.compile(
 _PROMPT_LINE = re.compile(
     r"^(?:[ \t]*(?:assistant|gpt)\s*:|[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
     r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$)", re.MULTILINE)
-_PLACEHOLDER = re.compile(r"<image>")
+_PLACEHOLDER = re.compile(r"(?:^[ \t]*\(?[a-z0-9][.):][ \t]*)?<image>", re.MULTILINE)   # with its option's letter: "A. <image>"
 _OPENING_WORDS = re.compile(r"artifact|photo|news|expert|compare|prompt|以上是|user|human")   # (one of which each opening holds)
 
 

@@ -871,3 +871,27 @@ def test_an_items_verdict_is_no_self_correction_for_a_judge():
     reply = ("1. Is the fox correct? - Yes.\n2. Is it winter - No, the trees are green, so the temporal knowledge is not applied."
              "\n\nYes, the image is correct.")
     assert parse_verdict(reply, "standard") is None   # a yes and a no for the prompt's two questions: no single verdict
+
+
+# ---- found by blind batches 27 and 28 -------------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # a base model echoes the odd-one-out prompt's option lines, placeholders and letters together, then its instruction
+    (LETTER, "A. <image>\n\nB. <image>\n\nC. <image>\n\nD. <image>\n\nAnswer with the option's letter (A, B, C, or D) from the "
+             "given choices directly.\n\nAnswer with the option's letter (A, B, C, or D) from the given choices directly.", None, None),
+    (LETTER, "A. <image>\nB. <image>\nC. <image>\nD. <image>\n\nC", None, "C"),
+    # the release prompt's format example echoed from inside its quotes
+    (AnswerSpace("ordering", n=4, numbered=True), '1, 3, 2, 4" (where these numbers represent the order from oldest to newest).'
+                                                  "\n\nBelow are 4 historical artifacts from different time periods.", None, None),
+    # a reason first: the options it names are evidence, the answer is the subject after its last comma
+    (AnswerSpace("letter", n=4, numbered=True), "**Artifact 3** belongs to a different period.\n\n1. Artifact 1: a bronze ding.\n"
+     "2. Artifact 2: a bronze gu.\n3. Artifact 3: a porcelain vase.\n4. Artifact 4: a bronze jue.\n\nSince Artifacts 1, 2 and 4 are "
+     "all Shang bronzes, **Artifact 3** is the one that belongs to a different time period.", None, "C"),
+    (LETTER, "Because A, B and D are all stone tools, C is the odd one out.", None, "C"),
+    # a numbered description of each image in turn is no ranking; the order comes after it
+    (INDICES, "### Analysis of Each Image:\n\n1. **Image 0**: a Ming blue-and-white jar.\n2. **Image 1**: a Tang sancai horse.\n"
+              "3. **Image 2**: a Qing famille rose vase.\n4. **Image 3**: a Song celadon bowl.\n\n### Chronological Order:\n"
+              "Tang → Song → Ming → Qing\n\n1, 3, 0, 2", None, (1, 3, 0, 2)),
+    (INDICES, "From oldest to newest:\n1. Image 0\n2. Image 1\n3. Image 2\n4. Image 3", None, (0, 1, 2, 3)),   # an order that is the identity
+])
+def test_families_of_batches_27_and_28(space, reply, options, expected):
+    assert read(space, reply, options) == expected
