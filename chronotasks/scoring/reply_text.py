@@ -178,12 +178,13 @@ _PROMPT_OPENING = re.compile(
     r"^[ \t>#-]*(?:look\s+at\s+this\s+historical\s+artifact\s+and\s+answer|below\s+are\s+\d+\s+historical\s+artifacts"
     r"|in\s+which\s+year\s+was\s+this\s+photo\s+taken|here\s+is\s+a\s+news\s+event\s*:|you\s+are\s+an\s+expert\s+in\s"
     r"|compare\s+these\s+two\s+images\s+and\s+determine|is\s+the\s+image\s+correct\s+for\s+the\s+following\s+prompt"
-    r"|as\s+a\s+professional\s+\"text-to-image\"|以上是同一件文物的|(?:user|human)\s*:)[^\n]*", re.MULTILINE)
+    r"|as\s+a\s+professional\s+\"text-to-image\"|以上是同一件文物的|(?:user|human)\s*:"
+    r"|question\s*:\s*(?:which\s+(?:historical\s+period|artifact|manufacturing|of\s+these|three)|arrange\s+these))[^\n]*", re.MULTILINE)
 _PROMPT_LINE = re.compile(
     r"^(?:[ \t]*(?:assistant|gpt)\s*:|[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
     r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$)", re.MULTILINE)
 _PLACEHOLDER = re.compile(r"(?:^[ \t]*\(?[a-z0-9][.):][ \t]*)?<image>", re.MULTILINE)   # with its option's letter: "A. <image>"
-_OPENING_WORDS = re.compile(r"artifact|photo|news|expert|compare|prompt|以上是|user|human")   # (one of which each opening holds)
+_OPENING_WORDS = re.compile(r"artifact|photo|news|expert|compare|prompt|以上是|user|human|question")   # (one of which each opening holds)
 
 
 def drop_prompt_echo(s: str) -> tuple[str, bool]:
@@ -200,13 +201,16 @@ def drop_prompt_echo(s: str) -> tuple[str, bool]:
     if not spans:
         return s, False
     out, last = [], 0
+    own, restated_to = False, 0   # (the reply's own words seen yet; where the restated prompt's lines end)
     for start, end, opening in sorted(spans):
         if start < last:
             continue
+        own = own or bool(s[max(last, restated_to):start].strip())
         if opening:
-            if "".join(out + [s[last:start]]).strip():
+            if own:
                 return "".join(out) + s[last:start].rstrip(), True   # a new prompt after the reply's own words
-            continue        # the prompt restated before the reply's own words: read on
+            restated_to = end   # the prompt restated before the reply's own words: read on
+            continue
         out.append(s[last:start])
         out.append(" " * (end - start))
         last = end

@@ -892,6 +892,13 @@ def test_an_items_verdict_is_no_self_correction_for_a_judge():
               "3. **Image 2**: a Qing famille rose vase.\n4. **Image 3**: a Song celadon bowl.\n\n### Chronological Order:\n"
               "Tang → Song → Ming → Qing\n\n1, 3, 0, 2", None, (1, 3, 0, 2)),
     (INDICES, "From oldest to newest:\n1. Image 0\n2. Image 1\n3. Image 2\n4. Image 3", None, (0, 1, 2, 3)),   # an order that is the identity
+    # a base model answers, then writes a new question from "Question: Which ..." with its own answer: the first is the reply's
+    (AnswerSpace("letter_set", n=4, asks="available"), "B, C\n\nQuestion: Which manufacturing techniques would have been available "
+     "when this Sculpture was created?\nPlease select all options that apply from the following choices:\nA. lithography\nB. "
+     "carving\nC. casting\nD. screen printing\nList all correct letters separated by commas.\nA, D", None, S("BC")),
+    # the prompt restated line by line before the answer is read on
+    (LETTER, "Look at this historical artifact and answer the following question:\n\nQuestion: Which historical period does this "
+             "Coin belong to?\n\nA. Iron Age\nB. Bronze Age\nC. Modern India\nD. Early Medieval Period\n\nAnswer: D", None, "D"),
 ])
 def test_families_of_batches_27_and_28(space, reply, options, expected):
     assert read(space, reply, options) == expected
