@@ -477,6 +477,9 @@ def _runs(body: str, mentions: Mentions) -> list[list[str]]:
     return runs
 
 
+_BRACKETED_LETTER = re.compile(r"\(([A-Z])\)")
+
+
 def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
     """The set of letters a statement gives: a letter list, "none", "all", "all but C", ordinals,
     option texts. CONFLICT for alternatives ("A or C", "C, D, and maybe B"), two lists ("C, D ...
@@ -503,6 +506,10 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
     plain = _blank(body, [(m.start(), m.end()) for m in _ASIDE.finditer(body)]) if "(" in body or "（" in body else body
     m = Mentions(plain, n, options, allow_lower=len(body) <= 12)
     found = m.primary()
+    labels = _BRACKETED_LETTER.findall(body)
+    if len(labels) >= 2 and len(set(labels)) == len(labels) and {c for _, _, c in m.letters} <= set(labels):
+        # "the rim fragment (B), the pot (D), and the small clay figure (E)": items named with their letters
+        return CONFLICT if hedged or not set(labels) <= set(valid) else frozenset(labels)
     if _ALL_SET.search(body) and (not found or set(found) == set(valid)):
         return frozenset(valid)
     if not found:

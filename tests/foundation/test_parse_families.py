@@ -902,3 +902,18 @@ def test_an_items_verdict_is_no_self_correction_for_a_judge():
 ])
 def test_families_of_batches_27_and_28(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+GROUPED = ["Dancing Lady (Modern Painting)", "Fragment of a rim (Pottery)", "Decorative Art (Decorative Arts)", "Pot (Pottery)",
+           "TOY SOLDIER (Clay)"]
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # items described and named by their letters in brackets: the bracketed letters are the set
+    (GROUP, "The three artifacts that were likely created during the same time period are the rim fragment (B), the pot (D), "
+            "and the small clay toy soldier (E). All three are simple hand-formed terracotta.", GROUPED, S("BDE")),
+    (AnswerSpace("letter_set", n=4), "可用的技术有：雕版印花（C）和织造（D）。丝网印刷是近现代才出现的。", None, S("CD")),
+    (GROUP, "The answer is the rim fragment (B), the pot (D), and maybe the dancing lady (A).", GROUPED, None),   # still a hedge
+])
+def test_items_named_with_their_letters_in_brackets(space, reply, options, expected):
+    assert read(space, reply, options) == expected
