@@ -94,7 +94,12 @@ def _alias_pattern() -> tuple[re.Pattern, re.Pattern, dict[str, str]]:
 
 
 _ZH_NAMES, _EN_NAMES, _OWNER = _alias_pattern()
-_SINGLE_LABEL = re.compile(rf"(?:^|(?<={_LABEL_SEP}))([{''.join(_SINGLE)}])(?=$|{_LABEL_SEP}|[代朝])")
+# a lone character, between separators ("清", "明/清") or before 代 / 朝; or a part of its period ("明初": early Ming)
+# at the start, after a separator, "or", "and", "to" or another part ("元代或明初", "明末清初", "清末民初"); not 周末 (a weekend)
+_PART = r"初期|初年|初|末期|末年|末|中期|中叶|早期|晚期|前期|后期"
+_PART_OF = {**{char: name for char, name in _SINGLE.items() if char != "周"}, "民": "Republic of China"}
+_SINGLE_LABEL = re.compile(rf"(?:^|(?<={_LABEL_SEP}))([{''.join(_SINGLE)}])(?=$|{_LABEL_SEP}|[代朝])"
+                           rf"|(?:^|(?<={_LABEL_SEP})|(?<=[或和与及至到末初期年叶]))([{''.join(_PART_OF)}])(?={_PART})")
 
 
 def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:
@@ -127,7 +132,10 @@ def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:
         masked_text = "".join(masked)
         # lone single-character labels: the whole text, or a character delimited by separators / 代朝
         for m in _SINGLE_LABEL.finditer(masked_text):
-            found.append((m.start(1), m.end(1), _SINGLE[m.group(1)]))
+            if m.group(1):
+                found.append((m.start(1), m.end(1), _SINGLE[m.group(1)]))
+            else:
+                found.append((m.start(2), m.end(2), _PART_OF[m.group(2)]))
     return sorted(found)
 
 

@@ -917,3 +917,14 @@ GROUPED = ["Dancing Lady (Modern Painting)", "Fragment of a rim (Pottery)", "Dec
 ])
 def test_items_named_with_their_letters_in_brackets(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+# ---- found by blind batch 30 -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("reply,expected", [
+    ("元代或明初", None),            # Yuan or early Ming: two periods (read as Yuan before)
+    ("明末清初", None), ("清末民初", None), ("宋末元初的青白瓷", None),
+    ("明初", "Ming"), ("答案：清代（清末）", "Qing"), ("民国初年", "Republic of China"),
+    ("周末去博物馆看到的这件瓷器是宋代的。", "Song"),   # 周末 is a weekend, not the late Zhou
+])
+def test_a_part_of_a_period_names_that_period(reply, expected):
+    assert read(PERIOD, reply) == expected
