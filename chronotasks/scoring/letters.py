@@ -63,6 +63,8 @@ _STRONG_MENTION = re.compile(
     r"(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?|choices?|answers?)\s*#?\s*|选项\s*|\()([A-Za-z])(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
+_OR_LINE = re.compile(r"[\s*(\[]*(?:(?i:answer|option)s?\s*:?\s*)?[A-Z]\)?\s*(?:,\s*)?(?:or|/|或|还是)\s*\(?[A-Z][\s*)\].?!]*")
+_LETTERS_OR = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:or|/|或|还是)\s*\(?[A-Z](?![A-Za-z0-9])")   # "B or D" (letters in capitals)
 _OR_BETWEEN = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:,\s*)?(?:or|/|或|还是)\s*\(?(?:option\s+|artifact\s+|image\s+)?[A-Z](?![A-Za-z0-9])", re.IGNORECASE)
 # "Artifact #3", "Image 3", "图3": a position, when letters label the images
 _POSITION = re.compile(r"(?:\b(?:artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?)\s*#?\s*|#|图片?\s*|第)([1-9])(?!\d)(?!\s*(?:st|nd|rd|th)\b)", re.IGNORECASE)
@@ -394,6 +396,8 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
             bare = _bare_letter(region, n, options)
             if bare is not None:
                 yield Candidate(bare if bare in valid else CONFLICT, lo, how, final)
+            elif _OR_LINE.fullmatch(region):   # a line "B or D": a hedge
+                yield Candidate(CONFLICT, lo, how, final)
             elif _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
                 clause = first_clause(region[:_LEAD_CHARS])
                 if not _asked(region, clause):
@@ -438,8 +442,8 @@ def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None)
 def _letter_anywhere(s: str, n: int, options) -> str | None:
     """No cue, no answer line: one option named unambiguously (a labelled letter "Artifact C", an
     ordinal, an option text, or the only letter of a short reply), none hedged or refused."""
-    if len(s) > ANYWHERE_LIMIT or UNSURE.search(s) or _LETTER_ASKED.search(s):
-        return None
+    if len(s) > ANYWHERE_LIMIT or UNSURE.search(s) or _LETTER_ASKED.search(s) or _LETTERS_OR.search(s):
+        return None   # (and not "B or D ... Both coins (B and D) ...": a hedge between options)
     masked = _mask_abbreviations(s)
     neg = negated_spans(masked)
     strong = {m.group(1).upper() for m in _STRONG_MENTION.finditer(masked) if not inside(m.start(1), neg)}

@@ -362,6 +362,10 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
             found = _one(runs_from(line_start, hi if line_end < 0 else line_end))
             if found is None and how == "cue":
                 found = _numbered(t[lo:hi], items)
+                cue_line = lower(t[t.rfind("\n", 0, lo) + 1:lo])
+                stated = DIRECTION.search(cue_line)
+                if found is not None and stated and stated.group("rev") and not DIRECTION.search(lower(t[lo:hi])):
+                    found = tuple(reversed(found))   # "Here is the order from most recent to oldest:\n\n1. C\n2. A ..."
             yield Candidate(found, line_start, how, final)
 
 

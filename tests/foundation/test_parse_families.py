@@ -928,3 +928,24 @@ def test_items_named_with_their_letters_in_brackets(space, reply, options, expec
 ])
 def test_a_part_of_a_period_names_that_period(reply, expected):
     assert read(PERIOD, reply) == expected
+
+
+# ---- found by blind batch 29 -----------------------------------------------------------------------------------------
+COINS = ["Architectural Stone Slab (Sculpture)", "Coin (Coin)", "Head of Divinity (Sculpture)", "Coin (Coin)"]
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # a first line "B or D" is a hedge, and a reply without a cue that weighs "B or D" names no one option
+    (LETTER, "**B or D**\n\nBoth coins (B and D) look later than the two stone sculptures, so either could be the artifact "
+             "from a different period. The sculptures A and C share the same carving style.", COINS, None),
+    (LETTER, "C or D\n\nI can't tell the two apart from these photos.", None, None),
+    (LETTER, "It is B. The fine jali work is typical of Mughal architecture.", None, "B"),   # ("work" is no "w or k")
+    # a numbered list after a cue that states its direction newest first, on the cue's line
+    (ORDER, "Here is the order from **most recent to oldest**:\n\n1. **C** – Modern painting of a dancing woman\n2. **A** – Coin "
+            "with a regnal inscription\n3. **B** – Painted pottery vase\n4. **D** – Silver tetradrachm of Alexander the Great",
+     None, ("D", "B", "A", "C")),
+    (ORDER, "Here is the order from oldest to newest:\n\n1. D – tetradrachm\n2. B – vase\n3. A – coin\n4. C – painting", None,
+     ("D", "B", "A", "C")),
+])
+def test_families_of_batch_29(space, reply, options, expected):
+    assert read(space, reply, options) == expected
