@@ -759,11 +759,16 @@ _ANSWER_AFTER_PREDICATE = re.compile(  # on lower(text)
     r"(?=[^.\n]{1,60}(?:[.\n]|$))")
 
 
+_GROUP_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]*)?(?:(?:not[ \t]+|un)?available|(?:不)?可用)[ \t]*[:：]")
+
+
 def _said_available(line: str) -> bool:
     """Whether a line says of the options it names that they were (not) available ("C and D would
     not have been available."), rather than giving them as the answer with an aside ("C, D (A and B
     came later)", "B, D. Stone and gold were available.") or after the question's own words ("The
     materials that would not have been available are: A, C")."""
+    if _GROUP_LABEL.match(lower(line)):
+        return True   # "Available: A, C" / "Not available: B, D": a group under its label
     if _ANSWER_AFTER_PREDICATE.search(lower(line)):
         return False
     head = first_clause(_blank(line, [(a.start(), a.end()) for a in _ASIDE.finditer(line)]))

@@ -949,3 +949,11 @@ COINS = ["Architectural Stone Slab (Sculpture)", "Coin (Coin)", "Head of Divinit
 ])
 def test_families_of_batch_29(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+def test_groups_under_their_availability_labels_answer_by_the_questions_polarity():
+    reply = ("Available: A, C\nNot available: B, D\n\nAluminium was not produced in usable quantities until the late 19th century, "
+             "and vinyl is a 20th-century synthetic material, so neither existed when this Sculpture was made.")
+    options = ["glass", "aluminium", "terracotta", "vinyl"]
+    assert read(AnswerSpace("letter_set", n=4, asks="unavailable"), reply, options) == S("BD")
+    assert read(AnswerSpace("letter_set", n=4, asks="available"), reply, options) == S("AC")
