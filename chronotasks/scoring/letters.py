@@ -704,6 +704,34 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
     verdicts = _line_verdicts(s, n, options, asks)
     if verdicts is not None:
         yield Candidate(verdicts, 0, "structure")
+    if k is not None:
+        yield from _group_statements(s, n, options, k)
+
+
+# "Artifacts 2, 3 and 4 all show similar features", "B, C and E share the same glaze": a group of k said to be of one time
+_SAME_GROUP = re.compile(r"(?=[sabwcfg])\b(?:share|show\s+(?:a\s+)?(?:similar|the\s+same)|(?:are|were)\s+(?:all\s+)?(?:from|of)\s+the\s+same"
+                         r"|belong\s+(?:together|to\s+the\s+same)|(?:were|are)\s+(?:all\s+)?(?:made|created|produced)\s+(?:in|during)\s+the\s+same"
+                         r"|come\s+from\s+the\s+same|form\s+(?:a|the|one)\s+group|go\s+together)\b")   # (on lower(text))
+_GROUP_SENTENCE = re.compile(r"[^.!?;。\n]+")
+
+
+def _group_statements(s: str, n: int, options, k: int) -> Iterator[Candidate]:
+    """The groups of k options a reply says are of one time, each a statement of the answer (a reply
+    that opens "1, 3, 4" and explains "Artifacts 2, 3 and 4 all show similar features" gives two)."""
+    valid = set(letters_for(n))
+    low = lower(s)
+    if UNSURE.search(s):
+        return   # ("I can't determine which three ... A, C and D share some features, but so do B, C and D")
+    for sentence in _GROUP_SENTENCE.finditer(low):
+        same = _SAME_GROUP.search(low, sentence.start(), sentence.end())
+        if same is None:
+            continue
+        subject = s[sentence.start():same.start()]
+        if HEDGE.search(low, sentence.start(), same.start()):
+            continue
+        named = {c for _, _, c in Mentions(subject, n, options).letters}
+        if len(named) == k and named <= valid:
+            yield Candidate(frozenset(named), sentence.start(), "closing")
 
 
 # Availability said of a group of options: "C and D would not have been available", "A and B were
@@ -816,6 +844,14 @@ def _polarity(s: str, n: int, options, asks: str | None, cut: int | None = None)
     if len({negative for negative, _ in groups}) == 2:
         return Candidate(CONFLICT, 0, "structure")
     return None
+
+
+def _states_other_group(clause: str, asks: str) -> bool:
+    """Whether a clause says its options were available when the question asks for the unavailable
+    ones, or the other way round."""
+    unavailable = _UNAVAILABLE.search(clause) is not None
+    available = not unavailable and _AVAILABLE.search(clause) is not None
+    return (asks == "available" and unavailable) or (asks == "unavailable" and available)
 
 
 def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | str | None:
@@ -985,6 +1021,10 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
             picked = _k_clause(region, n, options, k)
             if picked is not None:
                 got = picked
+        if how == "weak" and asks is not None and got not in (None, CONFLICT) and got and _states_other_group(clause, asks):
+            # "..., so lithography and mechanical printing would not have been available." asked which were available:
+            # a conclusion about the other group, not the answer (an answer after a cue stands as given)
+            got = None
         stated = stated or got is not None
         yield Candidate(sized(got, how == "cue"), _content(s, lo, hi), how, final)
 

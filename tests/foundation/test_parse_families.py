@@ -957,3 +957,30 @@ def test_groups_under_their_availability_labels_answer_by_the_questions_polarity
     options = ["glass", "aluminium", "terracotta", "vinyl"]
     assert read(AnswerSpace("letter_set", n=4, asks="unavailable"), reply, options) == S("BD")
     assert read(AnswerSpace("letter_set", n=4, asks="available"), reply, options) == S("AC")
+
+
+# ---- found by blind batch 32 -----------------------------------------------------------------------------------------
+TECHNIQUES4 = ["lithography", "mechanical printing", "lost-wax casting", "coil technique"]
+FOLIOS = ["Animals (Miniature Painting)", "Buddha (Sculpture)", "JAIN KALPASUTRA (Manuscript)", "Mangal Stotram (Manuscript)",
+          "DOOPATTA (Textile)"]
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # a conclusion after "so" that names the other group (asked: which were available) is not the answer
+    (AnswerSpace("letter_set", n=4, asks="available"),
+     "What a lovely piece! Terracotta figures like this were made long before modern printing, so lithography and mechanical "
+     "printing would not have been available. Artisans could, however, use **lost-wax casting** and the **coil technique**.",
+     TECHNIQUES4, None),
+    (AnswerSpace("letter_set", n=4, asks="unavailable"),
+     "Printing came much later, so lithography and mechanical printing would not have been available.", TECHNIQUES4, S("AB")),
+    # a grouping answered on the first line and contradicted by the explanation's own group
+    (AnswerSpace("k_of_n", n=5, k=3, numbered=True),
+     "1, 3, 4\n\nArtifacts 2, 3 and 4 all show similar features: the sandstone Buddha and the two manuscript folios share the "
+     "flat treatment and bold outlines of one workshop. Artifact 1 is a later painting and artifact 5 a modern textile.", FOLIOS, None),
+    (AnswerSpace("k_of_n", n=5, k=3, numbered=True),
+     "2, 3, 4\n\nArtifacts 2, 3 and 4 all show similar features: the sandstone Buddha and the two manuscript folios share the "
+     "flat treatment and bold outlines of one workshop.", FOLIOS, S("BCD")),
+    (GROUP, "B, C and E share the same red slip and incised decoration, so they come from one period.", None, S("BCE")),
+])
+def test_families_of_batch_32(space, reply, options, expected):
+    assert read(space, reply, options) == expected
