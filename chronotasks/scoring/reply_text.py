@@ -299,8 +299,11 @@ _STRONG_EN = (
     r"|\bverdict\s*(?:is|:))"
 )
 _STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
-# "Réponse : 3", "Respuesta: B", "Antwort: C", "答え：B" (models tuned on or answering in other languages)
-_STRONG_OTHER = r"(?=[rwa答回])(?:\b(?:réponse|respuesta|risposta|resposta|antwort)(?:\s+(?:finale?|correcta|corretta))?\s*[:：]|答え\s*[:：は])"
+# "Réponse : 3", "Respuesta: B", "Antwort: C", "答え：B", "Ответ: B", "Đáp án: B", "정답: B", "الإجابة: B" (models tuned on
+# or answering in other languages); a colon after the word, as an answer line writes it
+_STRONG_OTHER = (r"(?=[rwaoсcdđjyu答回정답оउคا])(?:\b(?:réponse|respuesta|risposta|resposta|antwort|antwoord|odpowiedź|ответ|đáp\s+án|câu\s+trả\s+lời"
+                 r"|jawaban|cevap|yanıt)(?:\s+(?:finale?|correcta|corretta|cuối\s+cùng|akhir))?\s*[:：]"
+                 r"|答え\s*[:：は]|(?:정답|답)\s*[:：]|उत्तर\s*[:：]|ค(?:ำ|ํา)ตอบ\s*[:：]|(?:الإجابة|الجواب)\s*[:：])")
 STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH + "|" + _STRONG_OTHER)
 # Weak cues introduce a conclusion that usually holds the answer.
 # The answer stated before its cue: "The artifact in image D is the odd one out.", "The second

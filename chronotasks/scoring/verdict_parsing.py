@@ -17,8 +17,10 @@ _FIRST = re.compile(
     r"^\W*(yes|yeah|yep|yup|no|nope|correct|incorrect|true|false|y|n|affirmative|negative|absolutely|definitely|certainly|indeed|"
     r"not\s+(?:really|quite|at\s+all|exactly)|(?:definitely|absolutely|certainly|of\s+course)\s+not)(?=\s*(?:[.,!;:\-–—)\n]|$))",
     re.IGNORECASE)
-# yes / no in the other languages a model tuned on them answers in ("Sí.", "Oui, ...", "Nein.", "いいえ", "نعم", "아니요")
-_OTHER_FIRST = re.compile(r"^\W*(?:(sí|si|oui|ja|はい|نعم|네|예|हाँ|हां)|(non|nein|いいえ|لا|아니요|아니오|아니|नहीं))(?=\s*(?:[.,!;:)\n、。،]|$))",
+# yes / no in the other languages a model tuned on them answers in ("Sí.", "Oui, ...", "Nein.", "いいえ", "نعم", "아니요",
+# "Да.", "Không.", "Evet.", "Tidak.", "ใช่")
+_OTHER_FIRST = re.compile(r"^\W*(?:(sí|si|sì|sim|oui|ja|да|có|ya|evet|ใช่|はい|نعم|네|예|हाँ|हां)"
+                          r"|(non|não|nein|нет|không|tidak|hayır|ไม่|いいえ|لا|아니요|아니오|아니|नहीं))(?=\s*(?:[.,!;:)\n、。،]|$))",
                           re.IGNORECASE)
 _SENTENCE_VERDICT = re.compile(r"[.!?\n]\s*(yes|no)\s*[,.:;!]", re.IGNORECASE)   # a sentence that opens with a verdict
 _CONCEDED = re.compile(r"[^.!?\n]*\b(?:but|however|although|though|yet)\b", re.IGNORECASE)   # "No. Yes, it is a dog, but the era is wrong."

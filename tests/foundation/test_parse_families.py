@@ -984,3 +984,22 @@ FOLIOS = ["Animals (Miniature Painting)", "Buddha (Sculpture)", "JAIN KALPASUTRA
 ])
 def test_families_of_batch_32(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+# ---- answer lines and verdicts in more languages ---------------------------------------------------------------------
+@pytest.mark.parametrize("reply,expected", [
+    ("Ответ: B. Глазурь и форма типичны для этого периода.", "B"), ("Đáp án: C. Lớp men và hình dáng đặc trưng cho thời kỳ này.", "C"),
+    ("정답: D. 유약과 형태가 이 시기의 특징입니다.", "D"), ("उत्तर: A. यह शैली उस काल की विशेषता है।", "A"),
+    ("คำตอบ: B เพราะลวดลายและรูปทรงเป็นแบบของยุคนั้นอย่างชัดเจน", "B"), ("الإجابة: C. الزخرفة نموذجية لتلك الفترة.", "C"),
+    ("Jawaban: A. Glasir dan bentuknya khas periode tersebut.", "A"), ("Cevap: D. Sır ve biçim bu döneme özgüdür.", "D"),
+])
+def test_an_answer_line_in_other_languages(reply, expected):
+    assert read(LETTER, reply) == expected
+
+
+@pytest.mark.parametrize("reply,expected", [
+    ("Да. Изображение соответствует запросу.", True), ("Không. Hình ảnh không phù hợp với mùa đông.", False),
+    ("Evet.", True), ("Tidak, gambar ini tidak sesuai.", False), ("Não.", False), ("ใช่", True),
+])
+def test_a_verdict_in_other_languages(reply, expected):
+    assert parse_verdict(reply, "standard") is expected
