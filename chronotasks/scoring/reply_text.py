@@ -511,6 +511,9 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
         if corrected:  # text after a self-correction
             for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
                 yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "cue", m.end(), end, True
+            next_line = _FIRST_LINE.search(s, s.find("\n", start, end) + 1 or end, end)
+            if next_line:   # "Actually, ... let me correct that.\n\nB, D\n\n(why)": the line after the correction's own
+                yield "line", next_line.start(), next_line.end(), True
             yield "cue", start, end, True
     first = _FIRST_LINE.search(s)
     if first:

@@ -1003,3 +1003,15 @@ def test_an_answer_line_in_other_languages(reply, expected):
 ])
 def test_a_verdict_in_other_languages(reply, expected):
     assert parse_verdict(reply, "standard") is expected
+
+
+# ---- found by blind batch 34 -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # the answer on the line after a self-correction's own sentence revises the first line
+    (UNAVAILABLE, "A, C\n\nStone and copper were worked from very early times. Actually, the question asks which materials "
+                  "would NOT have been available, so let me correct that.\n\nB, D\n\nSilk and synthetic pigments came later.",
+     ["stone", "silk", "copper", "synthetic pigments"], S("BD")),
+    (LETTER, "B\n\nWait, I misread the second image. Let me correct that.\n\nD\n\nThe glaze is Ming, not Song.", None, "D"),
+])
+def test_families_of_batch_34(space, reply, options, expected):
+    assert read(space, reply, options) == expected
