@@ -54,7 +54,7 @@ _NOT_ARTICLE = frozenset((
     "vs", "versus", "comes", "came", "dates", "date", "precedes", "predates", "differs", "fits", "fit", "matches", "match",
     "stands", "remains", "also", "only", "alone", "too", "first", "last", "through", "being", "be", "goes", "gets",
     "clearly", "likely", "probably", "definitely", "seemed", "seemingly", "represents", "shares", "share", "corresponds",
-    "correspond",
+    "correspond", "et", "y", "und", "dan", "ve", "và", "ou", "oder", "atau", "hoặc", "veya", "est", "es", "ist",   # ("A et C", "A ou C")
 ))
 _ARTICLE_NEXT = re.compile(r"\s+([a-z][a-z'’-]*)")
 _PRONOUN_I = re.compile(r"'|’|\s+(?:am|think|believe|would|will|can|cannot|could|guess|see|notice|say|'d|'ll|'m|feel|suspect|lean|choose|pick|select|estimate|conclude|don't|do|did|have|had|was|must|should|might|may)\b")
@@ -63,9 +63,11 @@ _STRONG_MENTION = re.compile(
     r"(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?|choices?|answers?)\s*#?\s*|选项\s*|\()([A-Za-z])(?![A-Za-z0-9])",
     re.IGNORECASE,
 )
-_OR_LINE = re.compile(r"[\s*(\[]*(?:(?i:answer|option)s?\s*:?\s*)?[A-Z]\)?\s*(?:,\s*)?(?:or|/|或|还是)\s*\(?[A-Z][\s*)\].?!]*")
-_LETTERS_OR = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:or|/|或|还是)\s*\(?[A-Z](?![A-Za-z0-9])")   # "B or D" (letters in capitals)
-_OR_BETWEEN = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:,\s*)?(?:or|/|或|还是)\s*\(?(?:option\s+|artifact\s+|image\s+)?[A-Z](?![A-Za-z0-9])", re.IGNORECASE)
+# "or" in the languages models answer in
+_OR = r"(?:or|/|或|还是|または|또는|(?<=\s)(?:ou|oder|atau|hoặc|veya|или|أو)(?=\s))"
+_OR_LINE = re.compile(r"[\s*(\[]*(?:(?i:answer|option)s?\s*:?\s*)?[A-Z]\)?\s*(?:,\s*)?" + _OR + r"\s*\(?[A-Z][\s*)\].?!]*")
+_LETTERS_OR = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*" + _OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")   # "B or D" (letters in capitals)
+_OR_BETWEEN = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:,\s*)?" + _OR + r"\s*\(?(?:option\s+|artifact\s+|image\s+)?[A-Z](?![A-Za-z0-9])", re.IGNORECASE)
 # "Artifact #3", "Image 3", "图3": a position, when letters label the images
 _POSITION = re.compile(r"(?:\b(?:artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?)\s*#?\s*|#|图片?\s*|第)([1-9])(?!\d)(?!\s*(?:st|nd|rd|th)\b)", re.IGNORECASE)
 # "A ✓ B ✗", "A – yes, B – no", "- C. lost-wax casting: ✓"
@@ -85,7 +87,9 @@ _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
 _OPTION_LINE = re.compile(r"(?:^[ \t]*[-*•]?[ \t]*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
 _LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,。，：]|$)", re.IGNORECASE)
-_LIST_SEP = r"(?>\s*(?:[,;&]|\band\b|\bplus\b|和|及|与|以及)?\s*)"  # atomic: no backtracking through long blanks
+# "and" in the languages models answer in: "1 et 3", "B, D dan E", "3と4", "B와 D", "B и D"
+_AND = r"\band\b|\bet\b|\by\b|\bund\b|\bdan\b|\bve\b|\bvà\b|\bи\b|\bو\b|和|及|与|以及|と|および|및|와|과"
+_LIST_SEP = rf"(?>\s*(?:[,;&]|{_AND}|\bplus\b)?\s*)"  # atomic: no backtracking through long blanks
 _LEAD_LIST = re.compile(
     r"^\s*(?:(?:the\s+)?(?:answer|options?|artifacts?|images?|letters?)\s*(?:are|is)?\s*[:.]?\s*)?[\[{'\"]*"
     r"((?:\(?[A-Z](?![A-Za-z0-9])\)?[\]'\"]*" + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*)?(?:(?:\([A-Z]\)|[A-Z])(?![A-Za-z0-9])[\]'\"]*"
@@ -93,10 +97,10 @@ _LEAD_LIST = re.compile(
 )
 # Between two options of one list: separators only ("A, C and D", "B (iron forging) and C").
 _GAP = re.compile(r"(?:[\s,;&/+'\"()\[\]]|\band\b|\bthe\b|\bplus\b|\bas\s+well\s+as\b|\balso\b|\boptions?\b|\bartifacts?\b|"
-                  r"\bartefacts?\b|\bimages?\b|\bletters?\b|\bchoices?\b|和|及|与|以及)*", re.IGNORECASE)
-_GAP_AFTER_TEXT = re.compile(r"(?:[\s,;&/+'\"()\[\]:.\-–—]|\band\b|\bthe\b|\bplus\b|和|及|与|以及)*", re.IGNORECASE)
+                  r"\bartefacts?\b|\bimages?\b|\bletters?\b|\bchoices?\b|" + _AND + ")*", re.IGNORECASE)
+_GAP_AFTER_TEXT = re.compile(r"(?:[\s,;&/+'\"()\[\]:.\-–—]|\bthe\b|\bplus\b|" + _AND + ")*", re.IGNORECASE)
 # An aside in brackets ("(A and B came later)", "(iron forging)"); "(A)" alone is a letter.
-_ASIDE = re.compile(r"\((?=[^()\n]*[A-Za-z]{2}|[^()\n]*[\u4e00-\u9fff])[^()\n]{1,120}\)|（[^（）\n]{1,120}）")
+_ASIDE = re.compile(r"\((?=[^()\n]*[A-Za-z]{2}|[^()\n]*[\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af])[^()\n]{1,120}\)|（[^（）\n]{1,120}）")
 # A line that starts with an option: "- B. iron forging", "2. **Artifact E** – ...", "C"
 _ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)]|\(\d{1,2}\))?[ \t]*(?:(?i:options?|artifacts?|artefacts?|images?|letters?|choices?)[ \t]*#?[ \t]*)?"
                    r"\(?([A-Z])(?![A-Za-z0-9])\)?[ \t]*(?:[.):\-–—](?![ \t]*\(?[A-Z](?![A-Za-z0-9]))|$)", re.MULTILINE)
@@ -122,8 +126,8 @@ _GENERIC_TAIL = re.compile(r"\s+(?:period|era|dynasty|epoch)$", re.IGNORECASE)
 _BARE = re.compile(r"[\s(\[{'\"]*(?:option\s+|answer\s*:?\s*)?([A-Za-z])[\s)\]}'\".:]*", re.IGNORECASE)
 _COMPACT = re.compile(r"[\s(\[{'\"]*([A-Z]{2,26})[\s)\]}'\".]*")
 _ENUM_LETTER = re.compile(r"(?:^|[,;]|\band\b)\s*\(?([A-Z])[.)]")
-_OR_NEXT = re.compile(r"\s*(?:or|/|或)\s*\(?[A-Z](?![A-Za-z0-9])")
-_OR_WORD = re.compile(r"\s*(?:or|/|或)")
+_OR_NEXT = re.compile(r"\s*" + _OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")
+_OR_WORD = re.compile(r"\s*" + _OR)
 _DASH_WORD = re.compile(r"\s*[-–]\s*[a-z]")
 
 
@@ -613,6 +617,9 @@ def _line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozense
     return frozenset(c for c, ok in marks.items() if ok)
 
 
+_MORE_AFTER_ASIDE = re.compile(r"\s*(?:\([^()\n]{1,60}\)|（[^（）\n]{1,60}）)\s*(?:[,;&]|" + _AND + r")\s*\(?[A-Z](?![A-Za-z0-9])")
+
+
 def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     """A line that starts with the answer: "A, B, C. Lithography (D) is later." -> {A, B, C};
     "C. lost-wax casting, D. coil technique" -> {C, D}; "C, D (A and B came later)" -> {C, D}."""
@@ -629,6 +636,8 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
         return None  # "A silver coin with a portrait": the article (a caption, not an answer)
     if _OR_NEXT.match(rest) or _DASH_WORD.match(rest):
         return CONFLICT if _OR_WORD.match(rest) else None
+    if _MORE_AFTER_ASIDE.match(rest):   # "A（アルミニウム）とD（アクリル絵具）": the list goes on after an aside
+        return _set_in_clause(first_clause(line), n, options)
     got = _set_in_clause(m.group(1), n, None)
     if got in (None, CONFLICT):
         return got
@@ -867,7 +876,7 @@ def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | st
 
 
 _LEAD_CHARS = 400
-_ONLY_SEPARATORS = re.compile(r"[\s,;&/.()*\-–—]*(?:(?:and|plus|also|和|及|与)[\s,;&/.()*\-–—]*)*", re.IGNORECASE)
+_ONLY_SEPARATORS = re.compile(r"[\s,;&/.()*\-–—]*(?:(?:plus|also|" + _AND + r")[\s,;&/.()*\-–—]*)*", re.IGNORECASE)
 
 
 def _list_goes_on(rest: str, n: int, options, got) -> bool:

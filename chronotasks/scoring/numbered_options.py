@@ -20,7 +20,8 @@ from typing import Any
 # (ASCII word characters only: in "3和4" the digits stand alone between Chinese words; "第3件", "3世纪",
 # "3个" are ordinals and counts, not option numbers)
 _OPTION_NUMBER = re.compile(r"(?<![A-Za-z0-9_第])(?<!\d\.)([1-9])(?![A-Za-z0-9_%°件个张幅号世年月日])(?!\.\d)")
-_FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９", "0123456789")
+_FULL_WIDTH_DIGITS = str.maketrans({ch: str(i) for digits in ("０１２３４５６７８９", "٠١٢٣٤٥٦٧٨٩", "۰۱۲۳۴۵۶۷۸۹", "०१२३४५६७८९", "๐๑๒๓๔๕๖๗๘๙")
+                                    for i, ch in enumerate(digits)})   # (full-width, Arabic-Indic, Persian, Devanagari, Thai)
 
 
 def as_letters(reply: Any) -> str:

@@ -33,11 +33,15 @@ from chronotasks.scoring.reply_text import (
 _NUM = r"(?:\s*\(\s*(?:#|no\.?\s*)?\d\s*\))?"  # "newest (1) to oldest (4)"
 _FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)" + _NUM + r"\s*(?:up\s+|forward\s+|all\s+the\s+way\s+)?(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
         r"(?:newest|latest|most\s+recent|recent|modern|new|late|youngest)|\b(?:oldest|earliest)\s+first|\bascending\b"
-        r"|从?(?:最)?(?:早|古|旧|远|老)(?:的)?(?:到|至|→)(?:最)?(?:晚|今|新|近)|由远及近|由古至今|从古至今|由早到晚|由旧到新")
+        r"|从?(?:最)?(?:早|古|旧|远|老)(?:的)?(?:到|至|→)(?:最)?(?:晚|今|新|近)|由远及近|由古至今|从古至今|由早到晚|由旧到新"
+        r"|du\s+plus\s+ancien\s+au\s+plus\s+r[ée]cent|del\s+m[aá]s\s+antiguo\s+al\s+m[aá]s\s+reciente|do\s+mais\s+antigo\s+ao\s+mais\s+recente"
+        r"|vom\s+[äa]ltesten\s+zum\s+neuesten|오래된\s*것부터|古い順")
 _REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)" + _NUM + r"\s*(?:back\s+|down\s+|all\s+the\s+way\s+)?(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
         r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breversed?\s+(?:chronological(?:\s+order)?|order)|\bdescending\b"
-        r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早")
-DIRECTION = re.compile(rf"(?=[oemanlrydt从由最早古旧远老晚新近今])(?:(?P<fwd>{_FWD})|(?P<rev>{_REV}))")  # on lower(text)
+        r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早"
+        r"|du\s+plus\s+r[ée]cent\s+au\s+plus\s+ancien|del\s+m[aá]s\s+reciente\s+al\s+m[aá]s\s+antiguo|do\s+mais\s+recente\s+ao\s+mais\s+antigo"
+        r"|vom\s+neuesten\s+zum\s+[äa]ltesten|최신(?:부터|순)|新しい順")
+DIRECTION = re.compile(rf"(?=[oemanlrydtv从由最早古旧远老晚新近今오최])(?:(?P<fwd>{_FWD})|(?P<rev>{_REV}))")  # on lower(text)
 _EXAMPLE = re.compile(r"(?:example|e\.g\.|for\s+instance|such\s+as|例如|比如|示例)\s*[:,]?\s*[\"'(\[]*$", re.IGNORECASE)
 _END = re.compile(r"(?<=[a-z\d)])\.(?=\s|$)|[!?。]")
 _COMPACT = re.compile(r"[A-Za-z]{2,26}")

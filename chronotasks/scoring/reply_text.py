@@ -46,7 +46,9 @@ _MARKDOWN = re.compile(r"(?=[*_`$#>])(?:\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?)",
 _FOLD = str.maketrans({"、": ", ", "،": ", ", "؛": "; ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
                        "『": '"', "』": '"', "【": "[", "】": "]", "《": '"', "》": '"', "〈": "<", "〉": ">",
                        "\u00a0": " ", "\u3000": " ", "✔": " ✓ ", "✓": " ✓ ", "☑": " ✓ ", "✅": " ✓ ",
-                       "✘": " ✗ ", "✗": " ✗ ", "✖": " ✗ ", "❌": " ✗ ", "×": " ✗ ", "❎": " ✗ "})
+                       "✘": " ✗ ", "✗": " ✗ ", "✖": " ✗ ", "❌": " ✗ ", "×": " ✗ ", "❎": " ✗ ",
+                       **{ch: str(i) for digits in ("٠١٢٣٤٥٦٧٨٩", "۰۱۲۳۴۵۶۷۸۹", "०१२३४५६७८९", "๐๑๒๓๔๕๖๗๘๙")
+                          for i, ch in enumerate(digits)}})   # (Arabic-Indic, Persian, Devanagari and Thai digits)
 
 
 def strip_reasoning(text: str) -> str:
@@ -301,7 +303,10 @@ _STRONG_EN = (
 _STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
 # "Réponse : 3", "Respuesta: B", "Antwort: C", "答え：B", "Ответ: B", "Đáp án: B", "정답: B", "الإجابة: B" (models tuned on
 # or answering in other languages); a colon after the word, as an answer line writes it
-_STRONG_OTHER = (r"(?=[rwaoсcdđjyu答回정답оउคا])(?:\b(?:réponse|respuesta|risposta|resposta|antwort|antwoord|odpowiedź|ответ|đáp\s+án|câu\s+trả\s+lời"
+_STRONG_OTHER = (r"(?=[rwaoсcdđjyul答回정답최оउคا])(?:\b(?:la\s+(?:bonne\s+)?réponse\s+(?:correcte\s+)?est|la\s+respuesta\s+(?:correcta\s+)?es"
+                 r"|a\s+resposta\s+(?:correta\s+)?é|la\s+risposta\s+(?:corretta\s+)?è|die\s+(?:richtige\s+)?antwort\s+ist)\b"
+                 r"|(?:최종\s*)?(?:정답|답)은|答えは"
+                 r"|\b(?:réponse|respuesta|risposta|resposta|antwort|antwoord|odpowiedź|ответ|đáp\s+án|câu\s+trả\s+lời"
                  r"|jawaban|cevap|yanıt)(?:\s+(?:finale?|correcta|corretta|cuối\s+cùng|akhir))?\s*[:：]"
                  r"|答え\s*[:：は]|(?:정답|답)\s*[:：]|उत्तर\s*[:：]|ค(?:ำ|ํา)ตอบ\s*[:：]|(?:الإجابة|الجواب)\s*[:：])")
 STRONG_CUE = re.compile(_STRONG_EN + "|" + _STRONG_ZH + "|" + _STRONG_OTHER)
@@ -324,11 +329,12 @@ WEAK_CUE = re.compile(
 )
 # Self-corrections: what follows replaces what came before.
 CORRECTION = re.compile(
-    r"(?=[waolcsru][a-z]|i\s|[.…—–\-;,不更等再])(?:\b(?:wait|actually|(?:on|upon)\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+(?:inspection|consideration)|"
+    r"(?=[waolcsrued][a-z]|i\s|[.…—–\-;,不更等再수정訂実])(?:\b(?:wait|actually|(?:on|upon)\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+(?:inspection|consideration)|"
     r"further\s+(?:reflection|consideration)|reconsideration)|reconsidering|"
     r"looking\s+(?:again|more\s+closely)|on\s+(?:a\s+)?(?:second|closer)\s+look|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
-    r"|不对|更正|等等|再看|重新考虑)",
+    r"|不对|更正|等等|再看|重新考虑"
+    r"|\b(?:en\s+fait|en\s+r[ée]alit[ée]|en\s+realidad|de\s+hecho|na\s+verdade|eigentlich)\b|수정\s*[:：]|정정|訂正|実は)",   # (in other languages)
 )
 # the head of a list item that a verdict follows: "B. mechanical printing", "- Clothing"
 _OPTION_ITEM_HEAD = re.compile(r"[ \t]*(?:(?:[-*•][ \t]*)?(?:\*\*)?\(?[a-z1-9][.)][^\n]{0,60}|[-*•][ \t]*[^\n.!?;:,]{1,40})$")
@@ -391,7 +397,7 @@ _INTRODUCED_LINE = re.compile(r"[:：][ \t]*\n[ \t]*\n?[ \t]*(\S[^\n]{0,59})(?=\
 # An answer stated as the final one: "Final answer:", "So the answer is", "因此答案是".
 _FINAL_MARK = re.compile(
     r"\b(?:final(?:ly)?|corrected|revised|updated|so|therefore|thus|hence|overall|ultimately|consequently|in\s+conclusion|in\s+summary|to\s+conclude|"
-    r"in\s+the\s+end|all\s+in\s+all|on\s+balance)\b|最终|最后|因此|所以|综上|总之|故"
+    r"in\s+the\s+end|all\s+in\s+all|on\s+balance|donc|por\s+lo\s+tanto|portanto|daher)\b|最终|最后|因此|所以|综上|总之|故|最終|최종|따라서"
 )
 # "... the image from the same year is Image 1.", "The artifact that differs is artifact C.": a
 # sentence that ends in its answer after "is" (the reader decides whether the end is an answer)
@@ -540,7 +546,8 @@ _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 
 # a last word that cannot end a sentence ("... did not reach India until much later, so")
 _LAST_CONNECTOR = re.compile(r"(?:[,、]\s*|\s)(?:and|or|but|so|because|since|as|while|whereas|which|that|the|a|an|of|to|in|"
-                             r"with|for|from|by|than|then|is|was|were|are|would|could|as\s+well\s+as|以及|和|或)$")   # (lower case: "Answer: A" ends)
+                             r"with|for|from|by|than|then|is|was|were|are|would|could|as\s+well\s+as|its|their|以及|和|或"
+                             r"|(?:so|and|but|because|since|as|which|that|while)\s+(?:it|they|this|these|those|there|we|i))$")   # ("..., so it")   # (lower case: "Answer: A" ends)
 
 
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+\S")

@@ -1015,3 +1015,28 @@ def test_a_verdict_in_other_languages(reply, expected):
 ])
 def test_families_of_batch_34(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+# ---- found by blind batch 33 (models answering in other languages) --------------------------------------------------
+NUMBERED_SET = AnswerSpace("letter_set", n=4, asks="available", numbered=True)
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # "and" and "or" between options in other languages
+    (NUMBERED_SET, "1 et 3", None, S("AC")), (NUMBERED_SET, "3と4です。", None, S("CD")),
+    (GROUP, "Artefak B, D, dan E", None, S("BDE")), (AnswerSpace("k_of_n", n=5, k=3, numbered=True), "٢، ٤، ٥", None, S("BDE")),
+    (UNAVAILABLE, "A（アルミニウム）とD（アクリル絵具）", ["aluminium", "terracotta", "gold", "acrylic paint"], S("AD")),
+    (LETTER, "A ou C", None, None), (LETTER, "B または D", None, None), (LETTER, "Thank you a lot! The answer is B.", None, "B"),
+    # a self-correction in French after a first answer
+    (UNAVAILABLE, "C, D. En fait, le papier n'était pas encore utilisé en Inde à cette époque non plus, donc : A, C, D.",
+     ["paper", "silver", "synthetic fiber", "plastic"], S("ACD")),
+    (LETTER, "La réponse est B : l'âge du fer (1800 - 200 av. J.-C.).", None, "B"),
+    # a direction stated in French or Korean
+    (ORDER, "Du plus récent au plus ancien : A, D, C, B.", None, ("B", "C", "D", "A")),
+    (AnswerSpace("ordering", n=5, base=0), "최신부터 오래된 순서: 4,0,3,2,1", None, (1, 2, 3, 0, 4)),
+    # a walkthrough cut off at "..., so it": its first item is no answer
+    (NUMBERED_SET, "To determine which techniques would have been available, we consider the context.\n\n1. **Lithography**: "
+                   "This printing technique was invented in 1796 by Alois Senefelder, so it", None, None),
+])
+def test_families_of_batch_33(space, reply, options, expected):
+    assert read(space, reply, options) == expected
