@@ -25,28 +25,28 @@ from chronotasks.scoring.reply_text import cut_off, first_clause, inside, negate
 DYNASTIES: list[tuple[str, str, tuple[str, ...]]] = [
     ("Neolithic", "–", ("新石器时代", "新石器", "neolithic", "良渚文化", "河姆渡文化", "仰韶文化", "龙山文化", "红山文化",
                         "马家窑文化", "大汶口文化", "崧泽文化", "马家浜文化", "石器时代")),
-    ("Xia", "2070–1600 BCE", ("夏代", "夏朝", "二里头文化", "xia dynasty", "xia")),
-    ("Shang", "1600–1046 BCE", ("商代", "商朝", "殷商", "商晚期", "商早期", "商中期", "殷墟", "shang dynasty", "shang")),
-    ("Zhou", "1046–221 BCE", ("西周", "东周", "周代", "周朝", "春秋战国", "春秋", "战国", "zhou dynasty", "western zhou",
+    ("Xia", "2070–1600 BCE", ("하나라", "夏代", "夏朝", "二里头文化", "xia dynasty", "xia")),
+    ("Shang", "1600–1046 BCE", ("상나라", "商代", "商朝", "殷商", "商晚期", "商早期", "商中期", "殷墟", "shang dynasty", "shang")),
+    ("Zhou", "1046–221 BCE", ("주나라", "西周", "东周", "周代", "周朝", "春秋战国", "春秋", "战国", "zhou dynasty", "western zhou",
                               "eastern zhou", "spring and autumn", "warring states", "zhou")),
     ("Qin", "221–207 BCE", ("秦代", "秦朝", "qin dynasty", "qin")),
-    ("Han", "206 BCE–220 CE", ("西汉", "东汉", "汉代", "汉朝", "新莽", "han dynasty", "western han", "eastern han", "han")),
+    ("Han", "206 BCE–220 CE", ("한나라", "西汉", "东汉", "汉代", "汉朝", "新莽", "han dynasty", "western han", "eastern han", "han")),
     ("Three Kingdoms", "220–265 CE", ("三国", "曹魏", "蜀汉", "孙吴", "three kingdoms")),
     ("Jin", "265–420 CE", ("西晋", "东晋", "晋代", "晋朝", "十六国", "western jin", "eastern jin", "jin dynasty")),
     ("Northern and Southern Dynasties", "420–589 CE", ("南北朝", "北魏", "东魏", "西魏", "北齐", "北周", "南朝", "北朝",
                                                        "刘宋", "南齐", "萧梁", "南陈", "northern and southern dynasties",
                                                        "northern wei", "northern qi", "northern zhou", "southern dynasties",
                                                        "northern dynasties", "six dynasties", "六朝")),
-    ("Sui", "581–618 CE", ("隋代", "隋朝", "sui dynasty", "sui")),
-    ("Tang", "618–907 CE", ("唐代", "唐朝", "盛唐", "初唐", "中唐", "晚唐", "tang dynasty", "tang")),
+    ("Sui", "581–618 CE", ("수나라", "隋代", "隋朝", "sui dynasty", "sui")),
+    ("Tang", "618–907 CE", ("당나라", "唐代", "唐朝", "盛唐", "初唐", "中唐", "晚唐", "tang dynasty", "tang")),
     ("Five Dynasties", "907–960 CE", ("五代十国", "五代", "后梁", "后唐", "后晋", "后汉", "后周", "吴越", "南唐", "前蜀", "后蜀",
                                      "five dynasties")),
-    ("Song", "960–1279 CE", ("北宋", "南宋", "宋代", "宋朝", "northern song", "southern song", "song dynasty", "song")),
-    ("Yuan", "1271–1368 CE", ("元代", "元朝", "yuan dynasty", "yuan")),
-    ("Ming", "1368–1644 CE", ("明代", "明朝", "ming dynasty", "ming",
+    ("Song", "960–1279 CE", ("송나라", "北宋", "南宋", "宋代", "宋朝", "northern song", "southern song", "song dynasty", "song")),
+    ("Yuan", "1271–1368 CE", ("원나라", "元代", "元朝", "yuan dynasty", "yuan")),
+    ("Ming", "1368–1644 CE", ("명나라", "明代", "明朝", "ming dynasty", "ming",
                               "洪武", "建文", "永乐", "洪熙", "宣德", "正统", "景泰", "天顺", "成化", "弘治", "正德",
                               "嘉靖", "隆庆", "万历", "泰昌", "天启", "崇祯")),
-    ("Qing", "1644–1911 CE", ("清代", "清朝", "qing dynasty", "qing",
+    ("Qing", "1644–1911 CE", ("청나라", "清代", "清朝", "qing dynasty", "qing",
                               "顺治", "康熙", "雍正", "乾隆", "嘉庆", "道光", "咸丰", "同治", "光绪", "宣统")),
     ("Republic of China", "1912–1949 CE", ("中华民国", "民国", "republic of china", "republican period")),
     ("People's Republic of China", "1949–present", ("中华人民共和国", "新中国", "当代", "现代", "people's republic of china",
@@ -98,8 +98,12 @@ _ZH_NAMES, _EN_NAMES, _OWNER = _alias_pattern()
 # at the start, after a separator, "or", "and", "to" or another part ("元代或明初", "明末清初", "清末民初"); not 周末 (a weekend)
 _PART = r"初期|初年|初|末期|末年|末|中期|中叶|早期|晚期|前期|后期"
 _PART_OF = {**{char: name for char, name in _SINGLE.items() if char != "周"}, "民": "Republic of China"}
-_SINGLE_LABEL = re.compile(rf"(?:^|(?<={_LABEL_SEP}))([{''.join(_SINGLE)}])(?=$|{_LABEL_SEP}|[代朝])"
+_SINGLE_LABEL = re.compile(rf"(?:^|(?<={_LABEL_SEP}))([{''.join(_SINGLE)}])(?=$|{_LABEL_SEP}|[代朝]|时代)"
                            rf"|(?:^|(?<={_LABEL_SEP})|(?<=[或和与及至到末初期年叶]))([{''.join(_PART_OF)}])(?={_PART})")
+
+
+# traditional and Japanese forms of the characters in period names, one for one ("東周", "唐時代", "漢代")
+_SIMPLIFIED = str.maketrans("東漢晉齊陳萬曆慶統啟禎豐緒順蕭劉後戰國時遼", "东汉晋齐陈万历庆统启祯丰绪顺萧刘后战国时辽")
 
 
 def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:
@@ -107,7 +111,7 @@ def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:
     to their dynasty, in text order; overlapping names count once (the longest)."""
     if not text:
         return []
-    low = str(text).lower()
+    low = str(text).lower().translate(_SIMPLIFIED)
     found: list[tuple[int, int, str]] = []
     taken: list[tuple[int, int]] = []
     for m in _PRC_EN.finditer(low):

@@ -30,8 +30,8 @@ from chronotasks.scoring.reply_text import (
 )
 
 _LABELLED = re.compile(  # on lower(text)
-    r"(?=[ipocnfst1-5图选照第])(?:\b(?:images?|imgs?|pictures?|photos?|photographs?|options?|choices?|candidates?|no\.)[\s_]*#?\s*(\d+)(?!\d)"
-    r"|(?:图片|图像|照片|图|选项)\s*(\d+)(?!\d)"
+    r"(?=[ipocnfst1-5图选照第画이사hảgифصا])(?:\b(?:images?|imgs?|pictures?|photos?|photographs?|options?|choices?|candidates?|no\.)[\s_]*#?\s*(\d+)(?!\d)"
+    r"|(?:图片|图像|照片|图|选项|画像|이미지|사진|hình|ảnh|imagen|foto|gambar|изображение|фото|صورة|الصورة)\s*(\d+)(?!\d)"
     r"|\b(first|second|third|fourth|fifth|1st|2nd|3rd|4th|5th)\s+(?:one|image|picture|photo|photograph|option|choice)s?\b"
     r"|\bthe\s+(first|second|third|fourth|fifth|former|latter)\b(?!\s+(?:of|half|time|step|decade|century|world|place|glance|look))"
     r"|第\s*([一二三四五1-5])\s*(?:张|幅|个|项)?\s*(?:图片|图像|照片|图|选项)?)",
@@ -121,8 +121,9 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
             other = choices[1 - choices.index(compared_with[0])]
             votes.add(other if earlier else compared_with[0])
             continue
+        zh = m.lastgroup.startswith("zh")   # (a Chinese clause ends at its comma: "图2中为手机，胶片相机早于..." says nothing of 图2)
         before = [c for start, end, c in mentions if end <= m.start() and m.start() - end <= 25
-                  and not re.search(r"[.;\n]", s[end:m.start()])]
+                  and not re.search(r"[.;\n，,]" if zh else r"[.;\n]", s[end:m.start()])]
         if not before:
             continue
         subject = before[-1]

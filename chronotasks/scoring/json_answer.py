@@ -19,10 +19,11 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 ANSWER_KEYS = ("answer", "final_answer", "final answer", "finalanswer", "answers", "sequence", "order", "ordering", "selection",
-               "selected", "choice", "choices", "letters", "option", "options", "答案", "最终答案", "选项")
+               "selected", "choice", "choices", "letters", "option", "options", "答案", "最终答案", "选项",
+               "回答", "答え", "답변", "정답", "réponse", "respuesta", "resposta", "risposta", "antwort", "ответ", "jawaban", "đáp án")
 # A key that names the answer without being one of ANSWER_KEYS ("selected_option", "answer_letter",
 # "最终选择"): used when no object has one of the keys asked for.
-_ANSWER_LIKE = re.compile(r"answer|final|choice|chosen|select|option|pick|result|prediction|答案|选|结果")
+_ANSWER_LIKE = re.compile(r"answer|final|choice|chosen|select|option|pick|result|prediction|答案|选|结果|回答|答え|답|réponse|respuesta|resposta|antwort|ответ|jawaban|đáp")
 _TOKENS = re.compile(r'[{}\[\]"\\]')
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 # a JSON answer marked as the one that counts: "Final answer: {...}", "Corrected:\n{...}"

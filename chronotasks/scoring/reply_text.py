@@ -554,6 +554,9 @@ _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+\S")
 _ANSWER_LINE_END = re.compile(r"(?:answer|option|choice|答案)[^\n:：]{0,30}[:：]\s*[^\n]{1,40}$", re.IGNORECASE)
 
 
+_KOREAN_ENDINGS = frozenset("다요죠까음함임됨오")   # the last syllables a Korean sentence ends with (without its full stop)
+
+
 def cut_off(s: str) -> int | None:
     """Where the last, unfinished sentence starts when a reply stops mid-sentence (the token
     limit): nothing there is an answer. None for a reply that ends properly. A last line of four or
@@ -570,6 +573,10 @@ def cut_off(s: str) -> int | None:
         # a line of four words or more that stops at a comma or a joining word ("... are porcelain, paper, and")
         # stopped mid-sentence
         ends = [m.end() for m in re.finditer(r"[.!?。！？}]", last_line)]   # (its last sentence, or a JSON object repeated)
+        return line_start + (ends[-1] if ends else 0)
+    if "\uac00" <= s[-1] <= "\ud7a3" and s[-1] not in _KOREAN_ENDINGS and len(last_line.split()) >= 4:
+        # a Korean line that stops at a particle or a connective ending ("... 당나라 시대의"): stopped mid-sentence
+        ends = [m.end() for m in re.finditer(r"[.!?。！？]", last_line)]
         return line_start + (ends[-1] if ends else 0)
     if len(s) < 150:
         return None

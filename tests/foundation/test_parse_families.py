@@ -1040,3 +1040,17 @@ NUMBERED_SET = AnswerSpace("letter_set", n=4, asks="available", numbered=True)
 ])
 def test_families_of_batch_33(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+@pytest.mark.parametrize("space,reply,expected", [
+    # Korean and Japanese names of periods, traditional forms of the characters
+    (PERIOD, "당나라 시대", "Tang"), (PERIOD, "東周（戦国時代）", "Zhou"), (PERIOD, "唐時代の作品です", "Tang"), (PERIOD, "명나라 후기", "Ming"),
+    # a Korean reply that stops at a particle is cut off: the period it was naming is no answer
+    (AnswerSpace("letter", n=5), "이 유물은 당삼채(唐三彩) 도자기로 보입니다. 녹색, 갈색, 크림색의 유약이 서로 흘러내리며 섞이는 특징은 당나라 시대의", None),
+    # a JSON answer under a key in another language; a Chinese comparison whose comma ends the clause of the other image
+    (EARLIER, '{"thinking": "이미지 2에는 공중전화 부스와 삐삐가 보입니다. 이미지 2가 더 이릅니다.", "답변": "2"}', "2"),
+    (EARLIER, '{"thinking": "图1中的相机为胶片单反，图2中为手机自拍杆，胶片相机早于手机自拍。", "answer": "图1"}', "1"),
+])
+def test_more_families_of_batch_33(space, reply, expected):
+    options = ["Yuan", "Qing", "Tang", "Song", "Ming"] if space.kind == "letter" else None
+    assert read(space, reply, options) == expected
