@@ -106,6 +106,8 @@ def _value(text: str, choices: list[str], asks: str | None) -> str | None:
 
 
 _THAN = re.compile(r"\s+than\s+")
+_LABEL_HEADING = re.compile(r"\s*(?:image|picture|photo|图片?|图像|照片)\s*\d\s*[:：]\s*(?:a|an|the|this)?\s*\w+\s+\w+", re.IGNORECASE)
+_IT_BEFORE = re.compile(r"\b(?:it|it's|this\s+one)\s+(?:is|was|'s|must\s+be|should\s+be|would\s+be|looks|seems|appears)?\s*(?:to\s+be\s+)?(?:much\s+|clearly\s+|likely\s+)?$", re.IGNORECASE)
 
 
 def _compared(s: str, choices: list[str], asks: str) -> str | None:
@@ -124,6 +126,10 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
         zh = m.lastgroup.startswith("zh")   # (a Chinese clause ends at its comma: "图2中为手机，胶片相机早于..." says nothing of 图2)
         before = [c for start, end, c in mentions if end <= m.start() and m.start() - end <= 25
                   and not re.search(r"[.;\n，,]" if zh else r"[.;\n]", s[end:m.start()])]
+        if not before and _IT_BEFORE.search(s[max(0, m.start() - 30):m.start()]):
+            # "The first image is black and white, so it is older.": "it" is the one image the sentence named
+            named = {c for start, end, c in mentions if end <= m.start()}
+            before = list(named) if len(named) == 1 else []
         if not before:
             continue
         subject = before[-1]
@@ -188,8 +194,8 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             yield Candidate(_anywhere(region, choices, asks), 0, how)
             return
         clause = first_clause(region) if how not in ("line", "bold") else region
-        if how == "line" and len(clause) > 60:
-            continue
+        if how == "line" and (len(clause) > 60 or _LABEL_HEADING.match(clause)):
+            continue   # (not "Image 1: A woman using a laptop in a coffee shop.", a description under its label)
         if asks:
             compared = _compared(clause, choices, asks)
             if compared is not None:
@@ -238,7 +244,7 @@ _CHECK_KEYS = re.compile(r"bias|reflect|verif|check", re.IGNORECASE)
 _SENTENCE_MARK = re.compile(r"[.!?。\n]")
 
 
-_REVISED = re.compile(r"re-?evaluat|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
+_REVISED = re.compile(r"re-?evaluat|\bconclusion\s+(?:would|will|should|does|could)\s+change|\bnot\s+(?:a\s+)?reliable|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
                       r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression|inclination)|\brel(?:ied|ying)\s+(?:on|upon)\b|re-?examin|重新|修正|更正")
 
 

@@ -60,7 +60,8 @@ _ARTICLE_NEXT = re.compile(r"\s+([a-z][a-z'’-]*)")
 _PRONOUN_I = re.compile(r"'|’|\s+(?:am|think|believe|would|will|can|cannot|could|guess|see|notice|say|'d|'ll|'m|feel|suspect|lean|choose|pick|select|estimate|conclude|don't|do|did|have|had|was|must|should|might|may)\b")
 _ABBREVIATIONS = re.compile(r"\b(?:A\.D\.|B\.C\.(?:E\.)?|C\.E\.|A\.M\.|P\.M\.|U\.S\.(?:A\.)?|U\.K\.|e\.g\.|i\.e\.|etc\.|vs\.)|\b[A-Z]\.[A-Z]\.", re.IGNORECASE)
 _STRONG_MENTION = re.compile(
-    r"(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?|choices?|answers?)\s*#?\s*|选项\s*|\()([A-Za-z])(?![A-Za-z0-9])",
+    r"(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?|choices?|answers?)\s*#?\s*|选项\s*"
+    r"|(?-i:\((?=[A-Z])))([A-Za-z])(?![A-Za-z0-9])",   # ("(B", not "(a cockscomb pot)")
     re.IGNORECASE,
 )
 # "or" in the languages models answer in
@@ -366,6 +367,7 @@ _REASON_FIRST = re.compile(r"(?:since|because|as|given\s+that)\b[^\n]*,[^,\n]*\w
 _NONE_OF_THE_OPTIONS = re.compile(
     r"\bnone\s+of\s+the\s+(?:given\s+|listed\s+|provided\s+|available\s+|four\s+|five\s+)?(?:options|choices)\s+"
     r"(?:(?:exactly\s+|really\s+|quite\s+)?(?:corresponds?|matche?s?|fits?|is|are|applies|apply)|(?:is|are)\s+(?:correct|right))\b"
+    r"|\b(?:is|are)\s+not\s+(?:among|in|one\s+of|listed\s+(?:in|among))\s+the\s+(?:given\s+|listed\s+|provided\s+|available\s+)?(?:options|choices)\b"
     r"|(?:不在|没有在)(?:给出的|所给的)?选项(?:中|之中|里)|选项中(?:没有|都不)", re.IGNORECASE)
 # None of our single-letter questions asks which is oldest or newest
 _AGE_SUPERLATIVE = re.compile(r"\b(?:oldest|earliest|newest|latest|most\s+(?:recent|ancient|modern)|youngest)\b|最早|最晚|最古老|最新")
@@ -395,8 +397,8 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
             ranked_only = True   # "The oldest artifact is A, a chipped stone tool.": which is oldest, not the asked answer
             continue
         if how == "line":
-            if listing:
-                continue
+            if listing and (lo == 0 or lo != s.rfind("\n") + 1 or _bare_letter(region, n, options) is None):
+                continue   # (a listing's lines; but a last line that is only a letter, below the listing, is its answer)
             bare = _bare_letter(region, n, options)
             if bare is not None:
                 yield Candidate(bare if bare in valid else CONFLICT, lo, how, final)

@@ -1054,3 +1054,28 @@ def test_families_of_batch_33(space, reply, options, expected):
 def test_more_families_of_batch_33(space, reply, expected):
     options = ["Yuan", "Qing", "Tang", "Song", "Ming"] if space.kind == "letter" else None
     assert read(space, reply, options) == expected
+
+
+# ---- found by blind batches 35 and 36 -------------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # a period outside the options said so; "(a cockscomb pot)" is no option (a)
+    (LOC, "The artifact appears to be a ceramic flask in the shape of a leather pouch (a cockscomb pot), which is characteristic "
+          "of the **Liao Dynasty** (907–1125). The Liao Dynasty is not among the options provided.",
+     ["Yuan", "Qing", "Tang", "Song", "Ming"], None),
+    # a JSON answer against its own thinking, which names the image by "it"
+    (EARLIER, '{"thinking": "The first image is black and white, so it is older.", "answer": "2"}', None, None),
+    (EARLIER, '{"thinking": "The first image is black and white, so it is older.", "answer": "1"}', None, "1"),
+    # a self-check that says the first conclusion would change keeps the answer it revised to
+    (EARLIER, '{"reasoning_path": "Image 2 is in black and white, so it is older.", "bias_mitigation": "If the colors were '
+              'swapped, the conclusion would change. By the bicycles, Image 1 is much older than Image 2.", "answer": "1"}', None, "1"),
+    # "Image 1: <description>" is a label over a description, not an answer line
+    (EARLIER, "Step 1: Identify visual entities.\nImage 1: A woman using a laptop computer in a coffee shop.\nImage 2: A man "
+              "typing on a typewriter.\n\nStep 3: Detail thinking process.\nTypewriters came before laptops.\n\nTherefore, "
+              "Image 2 appeared earlier in history.", None, "2"),
+    # a last line that is only a letter, below a listing of the options, is the answer
+    (LETTER, "Looking at the four artifacts:\n\nA. A stone slab with relief carving\nB. A worn copper coin\nC. A terracotta "
+             "figure\nD. A coin with an Arabic legend\n\nA, B and C look early historic, while D points to a later issue.\n\nD",
+     None, "D"),
+])
+def test_families_of_batches_35_and_36(space, reply, options, expected):
+    assert read(space, reply, options) == expected
