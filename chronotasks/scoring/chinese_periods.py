@@ -95,11 +95,12 @@ def _alias_pattern() -> tuple[re.Pattern, re.Pattern, dict[str, str]]:
 
 _ZH_NAMES, _EN_NAMES, _OWNER = _alias_pattern()
 # a lone character, between separators ("清", "明/清") or before 代 / 朝; or a part of its period ("明初": early Ming)
-# at the start, after a separator, "or", "and", "to" or another part ("元代或明初", "明末清初", "清末民初"); not 周末 (a weekend)
+# at the start, after a separator, "or", "and", "to", another part or a word that goes before a period ("元代或明初",
+# "明末清初", "清末民初", "属于明末清初时期", "约为清初"), not inside a word ("说明初步", "人民初期")
 _PART = r"初期|初年|初|末期|末年|末|中期|中叶|早期|晚期|前期|后期"
-_PART_OF = {**{char: name for char, name in _SINGLE.items() if char != "周"}, "民": "Republic of China"}
+_PART_OF = {**{char: name for char, name in _SINGLE.items() if char not in "周夏"}, "民": "Republic of China"}   # (not 周末 a weekend, 夏末 late summer)
 _SINGLE_LABEL = re.compile(rf"(?:^|(?<={_LABEL_SEP}))([{''.join(_SINGLE)}])(?=$|{_LABEL_SEP}|[代朝]|时代)"
-                           rf"|(?:^|(?<={_LABEL_SEP})|(?<=[或和与及至到末初期年叶]))([{''.join(_PART_OF)}])(?={_PART})")
+                           rf"|(?:^|(?<={_LABEL_SEP})|(?<=[或和与及至到末初期年叶于为是在自从约的]))([{''.join(_PART_OF)}])(?={_PART})")
 
 
 # traditional and Japanese forms of the characters in period names, one for one ("東周", "唐時代", "漢代")

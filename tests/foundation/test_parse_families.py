@@ -925,6 +925,8 @@ def test_items_named_with_their_letters_in_brackets(space, reply, options, expec
     ("明末清初", None), ("清末民初", None), ("宋末元初的青白瓷", None),
     ("明初", "Ming"), ("答案：清代（清末）", "Qing"), ("民国初年", "Republic of China"),
     ("周末去博物馆看到的这件瓷器是宋代的。", "Song"),   # 周末 is a weekend, not the late Zhou
+    # found by blind batch 38: after a word that goes before a period, both parts are read (it read Qing)
+    ("这件文物可能属于明末清初时期。", None), ("约为清初", "Qing"), ("说明初步判断为宋代", "Song"), ("夏末的一件宋代瓷器", "Song"),
 ])
 def test_a_part_of_a_period_names_that_period(reply, expected):
     assert read(PERIOD, reply) == expected
