@@ -106,6 +106,7 @@ def _value(text: str, choices: list[str], asks: str | None) -> str | None:
 
 
 _THAN = re.compile(r"\s+than\s+")
+_NEGATED_COMPARISON = re.compile(r"\b(?:no|not|never)\s+$")
 _LABEL_HEADING = re.compile(r"\s*(?:image|picture|photo|图片?|图像|照片)\s*\d\s*[:：]\s*(?:a|an|the|this)?\s*\w+\s+\w+", re.IGNORECASE)
 _IT_BEFORE = re.compile(r"\b(?:it|it's|this\s+one)\s+(?:is|was|'s|must\s+be|should\s+be|would\s+be|looks|seems|appears)?\s*(?:to\s+be\s+)?(?:much\s+|clearly\s+|likely\s+)?$", re.IGNORECASE)
 
@@ -116,6 +117,8 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
     votes = set()
     mentions = _mentions(s, choices, bare_numbers=False)
     for m in _COMPARE.finditer(lower(s)):
+        if _NEGATED_COMPARISON.search(lower(s), max(0, m.start() - 8), m.start()):
+            continue   # "places it no later than the mid-20th century" says no "later"
         earlier = m.lastgroup in ("earlier", "zh_earlier")
         than = _THAN.match(s, m.end())
         compared_with = [c for start, end, c in mentions if than and start == than.end()] if not m.lastgroup.startswith("zh") else []

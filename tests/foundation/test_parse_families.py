@@ -1081,3 +1081,10 @@ def test_more_families_of_batch_33(space, reply, expected):
 ])
 def test_families_of_batches_35_and_36(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+
+def test_a_negated_comparison_says_nothing_of_which_is_later():   # found by blind batch 37 (an abstention)
+    reply = ('{"reasoning_path": "The steam locomotive in Image 2 places it no later than the mid-20th century, whereas '
+             'rooftop solar installations in Image 1 indicate the 21st century.", "answer": 2}')
+    assert read(EARLIER, reply) == "2"
