@@ -285,7 +285,7 @@ def plain_text(text: Any) -> str:
 # ---- cues --------------------------------------------------------------------------------------
 # Strong cues introduce the answer itself.
 _STRONG_EN = (
-    r"(?=[aocsprfgdebmv][a-z]|i[\s'f])(?:\b(?:answers?|options?|choices?|selections?|picks?|responses?|results?|"
+    r"(?=\b(?:[aocsprfgdebmv][a-z]|i[\s'f]))(?:\b(?:answers?|options?|choices?|selections?|picks?|responses?|results?|"
     r"orders?|ordering|sequences?|arrangement|ranking|chronology)"
     r"(?:\s+(?:from\s+(?:the\s+)?\w+(?:\s+\w+)?\s+to\s+(?:the\s+)?\w+(?:\s+\w+)?|in\s+chronological\s+order|here))?"
     r"\s*(?:is|are|would\s+be|should\s+be|will\s+be|:|=|-|–|—)(?!\w)"
@@ -303,7 +303,7 @@ _STRONG_EN = (
 _STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:)"
 # "Réponse : 3", "Respuesta: B", "Antwort: C", "答え：B", "Ответ: B", "Đáp án: B", "정답: B", "الإجابة: B" (models tuned on
 # or answering in other languages); a colon after the word, as an answer line writes it
-_STRONG_OTHER = (r"(?=[rwaoсcdđjyul答回정답최оउคا])(?:\b(?:la\s+(?:bonne\s+)?réponse\s+(?:correcte\s+)?est|la\s+respuesta\s+(?:correcta\s+)?es"
+_STRONG_OTHER = (r"(?=\b[rwaoсcdđjyulоउคا]|[答回정답최])(?:\b(?:la\s+(?:bonne\s+)?réponse\s+(?:correcte\s+)?est|la\s+respuesta\s+(?:correcta\s+)?es"
                  r"|a\s+resposta\s+(?:correta\s+)?é|la\s+risposta\s+(?:corretta\s+)?è|die\s+(?:richtige\s+)?antwort\s+ist)\b"
                  r"|(?:최종\s*)?(?:정답|답)은|答えは"
                  r"|\b(?:réponse|respuesta|risposta|resposta|antwort|antwoord|odpowiedź|ответ|đáp\s+án|câu\s+trả\s+lời"
@@ -329,7 +329,7 @@ WEAK_CUE = re.compile(
 )
 # Self-corrections: what follows replaces what came before.
 CORRECTION = re.compile(
-    r"(?=[waolcsrued][a-z]|i\s|[.…—–\-;,不更等再수정訂実])(?:\b(?:wait|actually|(?:on|upon)\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+(?:inspection|consideration)|"
+    r"(?=\b(?:[waolcsru][a-z]|i\s|en\s|de\s+h|na\s+v|eig)|[.…—–\-;,不更等再수정訂実])(?:\b(?:wait|actually|(?:on|upon)\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+(?:inspection|consideration)|"
     r"further\s+(?:reflection|consideration)|reconsideration)|reconsidering|"
     r"looking\s+(?:again|more\s+closely)|on\s+(?:a\s+)?(?:second|closer)\s+look|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
