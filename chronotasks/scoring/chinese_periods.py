@@ -176,6 +176,9 @@ _IMITATION = re.compile(r"仿|摹|模仿|\bimitat\w*\s+(?:of\s+)?(?:the\s+)?|\bc
 _STYLE_AFTER = re.compile(r"\s*(?:-|\s)?style\b|\s*风格|\s*式样|\s*款", re.IGNORECASE)
 
 
+_ANSWER_LINE_CHARS = 40
+
+
 def period_candidates(s: str) -> Iterator[Candidate]:
     """The periods a normalised reply states, in the order a grader reads them (a period named only
     to reject it, "应为唐代，而非宋代", not counted; two periods in one statement: CONFLICT)."""
@@ -183,6 +186,8 @@ def period_candidates(s: str) -> Iterator[Candidate]:
         if how == "fallbacks":
             yield FALLBACKS
             continue
+        if how == "line" and hi - lo > _ANSWER_LINE_CHARS:
+            continue   # a paragraph, not an answer line (its periods are weighed in it)
         part = s[lo:hi] if how in ("all", "line", "bold") else first_clause(s[lo:hi])
         neg = negated_spans(part) + [(m.end(), m.end() + 8) for m in _IMITATION.finditer(part)]
         found = {name for start, end, name in dynasty_mentions(part)

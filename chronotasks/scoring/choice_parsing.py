@@ -167,7 +167,7 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
         if asks:
             concluded = [_concluded(text, choices, asks) for text in _reasoning(s, field[0], objects)]
             checks = [text for text in _reasoning(s, field[0], objects, _CHECK_KEYS) if _REVISED.search(lower(text))]
-            if answer is not None and any(_concluded(text, choices, asks) == answer for text in checks):
+            if answer is not None and any(_revised_to(text, choices, asks) == answer for text in checks):
                 return  # the self-check revised the reasoning's conclusion to the answer given ("Re-evaluating: ... So Image 2 is actually earlier.")
             for value in concluded:
                 # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
@@ -263,6 +263,21 @@ def _concluded(text: str, choices: list[str], asks: str) -> str | None:
                     r"|which\s+(?:suggests|indicates|means))\b,?", sentence, re.IGNORECASE)   # ("..., suggesting Image 2 is older")
     concluded = _compared(first_clause(sentence[cue.end():]), choices, asks) if cue else None
     return concluded or _compared(first_clause(sentence), choices, asks)
+
+
+def _revised_to(check: str, choices: list[str], asks: str) -> str | None:
+    """The choice a self-check revises to: the conclusion of its last sentence that compares the
+    images ("... Without the colour cue, Image 2 is earlier. My conclusion changes.")."""
+    text = check[-400:].rstrip(" \n.!?。")
+    for _ in range(3):
+        found = _concluded(text, choices, asks)
+        if found is not None:
+            return found
+        marks = [m.start() for m in _SENTENCE_MARK.finditer(text)]
+        if not marks:
+            return None
+        text = text[:marks[-1]].rstrip(" \n.!?。")
+    return None
 
 
 def _reasoning(s: str, json_at: int, objects: list, keys: re.Pattern = _REASONING_KEYS) -> list[str]:

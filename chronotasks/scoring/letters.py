@@ -385,11 +385,13 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
     listing = _is_options_listing(s)
     low = lower(s)
     outside = _NONE_OF_THE_OPTIONS.search(s)
-    if outside:   # "None of the given options corresponds exactly to the Liao.": the answer is outside the options
-        yield Candidate(CONFLICT, outside.start(), "cue")
     ranked_only = False   # the only "... is X." said which is oldest or newest
     for how, lo, hi, final in regions(s, odd=True):
         if how == "fallbacks":
+            if outside:
+                # "None of the given options corresponds exactly to the Liao.": the answer is outside the options,
+                # unless an answer stated as final comes after it ("Liao is not among the options ... so I lean towards A")
+                yield Candidate(CONFLICT, outside.start(), "cue")
             yield FALLBACKS
             continue
         region = s[lo:hi]  # ("odd": "The artifact in image D is the odd one out." is read as a cue)
@@ -721,7 +723,7 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
 
 # "Artifacts 2, 3 and 4 all show similar features", "B, C and E share the same glaze": a group of k said to be of one time
 _SAME_GROUP = re.compile(r"(?=[sabwcfg])\b(?:share|show\s+(?:a\s+)?(?:similar|the\s+same)|(?:are|were)\s+(?:all\s+)?(?:from|of)\s+the\s+same"
-                         r"|belong\s+(?:together|to\s+the\s+same)|(?:were|are)\s+(?:all\s+)?(?:made|created|produced)\s+(?:in|during)\s+the\s+same"
+                         r"|belong\s+(?:together|to\s+the\s+same)|(?:were|are)\s+(?:all\s+)?(?:likely\s+|probably\s+)?(?:made|created|produced)\s+(?:in|during)\s+the\s+same"
                          r"|come\s+from\s+the\s+same|form\s+(?:a|the|one)\s+group|go\s+together)\b")   # (on lower(text))
 _GROUP_SENTENCE = re.compile(r"[^.!?;。\n]+")
 

@@ -449,6 +449,10 @@ _ALTERNATIVE_LINE = re.compile(r"^[ \t>*-]*(?:or|alternatively|或者)(?![\w'])[
 # "The options are lithography, ...": the question restated, unless the options are qualified ("the correct options are")
 _RESTATED_OPTIONS = re.compile(r"(?:options|choices)\s+(?:given\s+|listed\s+|provided\s+)?are\b")
 _ELIMINATING = re.compile(r"\b(?:eliminat\w*|rul(?:e|ing)\s+out|excluded?|excluding|wrong|incorrect|rejected?)\s+(?:the\s+|other\s+)?$")
+# "All four options — photolithography, ... — are industrial": the options named in an apposition, not the answer
+_APPOSITION = re.compile(r"\b(?:all|both|these|those|each\s+of\s+the)(?:\s+(?:four|three|two|five|of\s+the))?\s+$")
+# "Competing option: ...", "Alternative answer: ...": a cue for what is not the answer
+_OTHER_THAN_ANSWER = re.compile(r"\b(?:competing|alternative|rejected|runner-up|second|other|another|less\s+likely|unlikely)\s+$")
 _QUALIFIED = re.compile(r"\b(?:correct|right|valid|applicable|final|chosen|selected|best|appropriate|my|these|three|two)\s+$")
 # An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4"): a
 # hypothesis the reasoning weighs, not the answer ("if forced", "if I had to choose" are cues of their own)
@@ -488,7 +492,9 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
         corrected = i < last_epoch
         cues = [m for m in STRONG_CUE.finditer(low, start, end)
                 if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
-                and not _ELIMINATING.search(low, max(0, m.start() - 24), m.start())]
+                and not _ELIMINATING.search(low, max(0, m.start() - 24), m.start())
+                and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))
+                and not _OTHER_THAN_ANSWER.search(low, max(0, m.start() - 16), m.start())]
         # (not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y are too early")
         for m in reversed(cues):
             if not _introduces_walkthrough(s, low, m.start(), m.end()):

@@ -1088,3 +1088,39 @@ def test_a_negated_comparison_says_nothing_of_which_is_later():   # found by bli
     reply = ('{"reasoning_path": "The steam locomotive in Image 2 places it no later than the mid-20th century, whereas '
              'rooftop solar installations in Image 1 indicate the 21st century.", "answer": 2}')
     assert read(EARLIER, reply) == "2"
+
+
+
+# ---- found by blind batch 40 (the items models disagree on) --------------------------------------------------------
+TECH_MODERN = ["photolithography", "digital printing", "injection molding", "CNC milling"]
+
+
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # the options named in an apposition ("All four options — ... — are industrial") are no answer
+    (AnswerSpace("letter_set", n=4, asks="available"),
+     "None of these techniques would have been available when this terracotta was created. All four options — photolithography, "
+     "digital printing, injection molding and CNC milling — are industrial or digital processes of the 19th and 20th centuries.",
+     TECH_MODERN, S("")),
+    # "Competing option: ..." is no answer cue
+    (LETTER, "*   **Iconography:** hallmarks of the Pala–Sena school.\n*   **Competing option:** The heavy ornamentation could "
+             "suggest the later Vijayanagara idiom (D), but the polished black stone is far more characteristic of the 9th–12th "
+             "centuries.\n\n**Answer: C**", None, "C"),
+    # a period outside the options mentioned on the way, then an answer stated as final
+    (LOC, "The three-colour glaze suggests Tang sancai, though the form could point to a Liao imitation, and Liao is not among the "
+          "options.\n\nWeighing the evidence, the glaze is most consistent with Tang production, so I lean towards **C**.",
+     ["Yuan", "Qing", "Tang", "Song", "Ming"], "C"),
+    (LOC, "This is a Liao cockscomb flask. The Liao Dynasty is not among the options provided.", ["Yuan", "Qing", "Tang", "Song", "Ming"], None),
+    # a grouping said "were likely created during the same time period"
+    (AnswerSpace("k_of_n", n=5, k=3, numbered=True), "Artifacts 1, 2 and 4 were likely created during the same time period.\n\n"
+     "**Reasoning:**\n- **Artifact 1 (bowl):** prehistoric bands.\n- **Artifact 2:** a game piece.\n- **Artifact 4:** an Indus "
+     "weight.\n\nArtifacts 3 and 5 are minted coins from a later period.", None, S("ABD")),
+    # a self-check that revises in an earlier sentence than its last
+    (EARLIER, '{"reasoning_path": "Image 1 is black and white, so it appears older. Initial conclusion: Image 1 is earlier.", '
+              '"bias_mitigation": "On reflection, my initial reasoning relied on the black-and-white format. Without the colour cue, '
+              'Image 2 is earlier. My conclusion changes.", "answer": "2"}', None, "2"),
+    # a paragraph that weighs two periods is no answer line; its last line is
+    (PERIOD, "这件文物从造型和釉色来看，有元代青花的浓重钴料和满密构图，但也有明初洪武时期的特征，比如缠枝花卉的画法较为疏朗。"
+             "综合判断，更可能是元代。\n\n元代", None, "Yuan"),
+])
+def test_families_of_batch_40(space, reply, options, expected):
+    assert read(space, reply, options) == expected
