@@ -927,6 +927,8 @@ def test_items_named_with_their_letters_in_brackets(space, reply, options, expec
     ("周末去博物馆看到的这件瓷器是宋代的。", "Song"),   # 周末 is a weekend, not the late Zhou
     # found by blind batch 38: after a word that goes before a period, both parts are read (it read Qing)
     ("这件文物可能属于明末清初时期。", None), ("约为清初", "Qing"), ("说明初步判断为宋代", "Song"), ("夏末的一件宋代瓷器", "Song"),
+    # found by blind batch 41: a period in bold is read with the line it stands in (it read Zhou)
+    ("根据器物的造型和纹饰，这件文物可能属于**商代晚期**或**西周早期**。", None), ("这件文物属于**清代**。", "Qing"),
 ])
 def test_a_part_of_a_period_names_that_period(reply, expected):
     assert read(PERIOD, reply) == expected
