@@ -417,6 +417,10 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
         if how == "bold":
             bare = _bare_letter(region, n, options)
             if bare is not None:
+                line = s[s.rfind("\n", 0, lo) + 1:(s.find("\n", hi) + 1 or len(s) + 1) - 1]
+                others = {c for _, _, c in Mentions(line, n, options).letters} - {bare}
+                if others and (_LETTERS_OR.search(line) or HEDGE.search(lower(line))):
+                    bare = CONFLICT   # "Probably **B** or **D**.", "**C**, though **A** is possible": its line hedges
                 yield Candidate(bare if bare in valid else CONFLICT, lo, how)
             continue
         clause = first_clause(region)

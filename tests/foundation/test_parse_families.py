@@ -1126,3 +1126,12 @@ TECH_MODERN = ["photolithography", "digital printing", "injection molding", "CNC
 ])
 def test_families_of_batch_40(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+
+@pytest.mark.parametrize("reply,expected", [
+    ("Probably **B** or **D**.", None), ("Either **B** or **D**.", None),   # a bold letter in a line that hedges (read D before)
+    ("The odd one out is **B**.", "B"), ("A and C are stone tools. **B**", "B"),
+])
+def test_a_bold_letter_is_read_with_its_line(reply, expected):
+    assert read(LETTER, reply) == expected
