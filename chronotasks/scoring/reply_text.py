@@ -407,8 +407,8 @@ _CLOSING = re.compile(r"(?=[iwas])\b(?:is|are|was|were|would\s+be|will\s+be|shou
 
 # A line that announces a walkthrough of the options ("Let me go through the options:"): its cue
 # introduces no answer.
-WALKTHROUGH = re.compile(r"(?=[ecalgbsECALGBS])\b(?:each|every|evaluat|consider|examin|assess|analy[sz]|look(?:ing)?\s+at|go(?:ing)?\s+through|"
-                         r"let\s+me|let's|breakdown|step)", re.IGNORECASE)
+WALKTHROUGH = re.compile(r"(?=[ecalgbsrECALGBSR])\b(?:each|every|evaluat|consider|examin|assess|analy[sz]|look(?:ing)?\s+at|go(?:ing)?\s+through|"
+                         r"let\s+me|let's|breakdown|step|check(?:ing)?\s+the|review(?:ing)?\s+the|compar(?:e|ing)\s+the)", re.IGNORECASE)
 
 
 def _introduces_walkthrough(s: str, low: str, cue_start: int, cue_end: int) -> bool:

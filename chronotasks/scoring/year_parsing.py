@@ -190,7 +190,9 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
         tier = cues.tier(m.start(), m.end())
         line_start, line_end = _line_around(s, m.start(), m.end())
         if line_end - line_start <= 80 and _BARE_LINE.match(s[line_start:line_end]):
-            tier = max(tier, 2) + 0.5
+            # a line that is only the year; the reply's last line is its final answer, above a range it narrowed
+            # ("... most likely taken between 1955 and 1960.\n\n1958")
+            tier = (max(tier, 3) + 0.75) if line_end == len(s.rstrip()) and line_start > start else (max(tier, 2) + 0.5)
         mentions.append((tier, year, m.start()))
     if not mentions:
         return None
@@ -206,6 +208,8 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
         return CONFLICT  # "I can't pin down the year ... nothing distinguishes 2018 from 2019"
     if top < 3 and {y for t, y, _ in mentions if t >= 2} - {year}:
         return CONFLICT  # "2017\n\n... the photo was taken in 2018": two estimates, none picked
+    if top % 1 == 0.75 and {y for t, y, _ in mentions if t >= 2 and y != "range"} - {year}:
+        return CONFLICT  # "... the photo was taken in 2018.\n\n2017": the last line against the estimate before it
     alternatives = {int(m.group(1)) for m in _ALTERNATIVE.finditer(low, start)} & {y for _, y, _ in mentions}
     if alternatives - {year}:
         return CONFLICT  # "2016, ... or possibly 2017"

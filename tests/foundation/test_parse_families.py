@@ -1135,3 +1135,20 @@ def test_families_of_batch_40(space, reply, options, expected):
 ])
 def test_a_bold_letter_is_read_with_its_line(reply, expected):
     assert read(LETTER, reply) == expected
+
+
+
+# ---- found by blind batch 42 (a "think step by step" wrapper) ---------------------------------------------------------
+@pytest.mark.parametrize("space,reply,expected", [
+    # a last line that is only a year, below the range it narrows, is the answer; against another estimate it is none
+    (YEAR, "Step 2: The cars have rounded bodies and whitewall tyres, typical of the 1950s.\n\nSo the photo was most likely taken "
+           "between 1955 and 1960.\n\n1958", 1958),
+    (YEAR, "It could plausibly be anywhere from 1967 to 1970, but my best estimate is:\n\n**1968**", 1968),
+    (YEAR, "The photo was taken in 2018.\n\n2017", None),
+    # "**Check the options:**" opens a walkthrough, not an answer
+    (AnswerSpace("letter", n=4, numbered=True), "1.  **Identify the object:** a postage stamp.\n2.  **Check the options:**\n"
+     "    *   Prehistoric Period – impossible.\n    *   Bronze Age – impossible.\n    *   Modern India (1857 AD - Present) – the only "
+     "period with postage stamps.\n    *   Early Medieval Period – impossible.\n\n**3**", "C"),
+])
+def test_families_of_batch_42(space, reply, expected):
+    assert read(space, reply) == expected
