@@ -391,6 +391,9 @@ def _epochs(s: str) -> list[tuple[int, int]]:
 
 
 _FIRST_LINE = re.compile(r"\S[^\n]*")
+# the first of two or more lines of the same shape ("Possible sequences:\n\n* A, B, C, D\n* A, C, B, D"): items, not one
+# answer line
+_FIRST_OF_ITEMS = re.compile(r"(?P<head>[ \t]*(?:[-*•][ \t]*)?)[A-Z0-9][,.)\s][^\n]*\n(?:[ \t]*\n)?(?P=head)[A-Z0-9][,.)\s]")
 _INTRODUCED_LINE = re.compile(r"[:：][ \t]*\n[ \t]*\n?[ \t]*(\S[^\n]{0,59})(?=\n)")
 
 
@@ -451,8 +454,8 @@ _RESTATED_OPTIONS = re.compile(r"(?:options|choices)\s+(?:given\s+|listed\s+|pro
 _ELIMINATING = re.compile(r"\b(?:eliminat\w*|rul(?:e|ing)\s+out|excluded?|excluding|wrong|incorrect|rejected?)\s+(?:the\s+|other\s+)?$")
 # "All four options — photolithography, ... — are industrial": the options named in an apposition, not the answer
 _APPOSITION = re.compile(r"\b(?:all|both|these|those|each\s+of\s+the)(?:\s+(?:four|three|two|five|of\s+the))?\s+$")
-# "Competing option: ...", "Alternative answer: ...": a cue for what is not the answer
-_OTHER_THAN_ANSWER = re.compile(r"\b(?:competing|alternative|rejected|runner-up|second|other|another|less\s+likely|unlikely)\s+$")
+# "Competing option: ...", "Alternative answer: ...", "Possible sequences:": a cue for what is not (yet) the answer
+_OTHER_THAN_ANSWER = re.compile(r"\b(?:competing|alternative|rejected|runner-up|second|other|another|less\s+likely|unlikely|possible|candidate)\s+$")
 _QUALIFIED = re.compile(r"\b(?:correct|right|valid|applicable|final|chosen|selected|best|appropriate|my|these|three|two)\s+$")
 # An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4"): a
 # hypothesis the reasoning weighs, not the answer ("if forced", "if I had to choose" are cues of their own)
@@ -535,7 +538,7 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
             yield "line", last_start, len(s), True
         yield "line", first.start(), first.end(), False
         for m in _INTRODUCED_LINE.finditer(s, first.start()):  # "... are:\n\nB, C\n\n(why)"
-            if s.find("\n", m.start(1)) >= 0:
+            if s.find("\n", m.start(1)) >= 0 and not _FIRST_OF_ITEMS.match(s, s.rfind("\n", 0, m.start(1)) + 1):
                 yield "line", m.start(1), m.end(1), False
         if last_start > first.start() and not revised_last:
             yield "line", last_start, len(s), False

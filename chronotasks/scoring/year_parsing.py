@@ -155,6 +155,8 @@ def _read(s: str, lo: int, hi: int) -> int | None:
         picked = _pick(s, low, cues, start, lo, hi)
         if picked is not None:
             return None if picked == CONFLICT else picked
+        if start and any(lo <= int(m.group(1)) <= hi for m in _YEAR.finditer(s, start)):
+            return None   # "2011\n\nActually, ... came out in late 2012, so **2013** is more likely": revised, not back to 2011
     return None
 
 

@@ -1152,3 +1152,20 @@ def test_a_bold_letter_is_read_with_its_line(reply, expected):
 ])
 def test_families_of_batch_42(space, reply, expected):
     assert read(space, reply) == expected
+
+
+
+# ---- found by blind batch 44 ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("space,reply,options,expected", [
+    # two orders listed as possibilities under "Possible sequences:" give none
+    (ORDER, "The stone implement (A) is clearly the oldest. The ram (B) and the coin (C) could be either way around.\n\n"
+            "**Possible sequences:**\n\n*   A, B, C, D\n*   A, C, B, D\n\nThe Image of Narasimha (D) is the most recent either way.",
+     None, None),
+    (ORDER, "From oldest to newest:\n\nA, C, B, D\n\nThe coin is later than the ram.", None, ("A", "C", "B", "D")),
+    # a year revised after "Actually" that names no single year of its own gives none, not the year it revised
+    (YEAR, "2011\n\nActually, the smartphone the man is holding has the flat-edged design of the iPhone 5, which came out in "
+           "late 2012, so **2013** is more likely.", None, None),
+    (YEAR, "2011\n\nActually, looking at the phone again, I'd say 2013.", None, 2013),
+])
+def test_families_of_batch_44(space, reply, options, expected):
+    assert read(space, reply, options) == expected
