@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from chronotasks.scoring.reply_text import corrections, lower, normalize
+from chronotasks.scoring.reply_text import UNSURE, corrections, lower, normalize
 
 _FIRST = re.compile(
     r"^\W*(yes|yeah|yep|yup|no|nope|correct|incorrect|true|false|y|n|affirmative|negative|absolutely|definitely|certainly|indeed|"
@@ -89,6 +89,8 @@ def parse_yes_no(text) -> bool | None:
         return standalone.pop()
     if standalone:
         return None
+    if UNSURE.search(s):
+        return None   # "... so it's hard to say definitively whether the temporal knowledge is applied."
     has_yes = re.search(r"\byes\b", s, re.IGNORECASE)
     has_no = re.search(r"\bno\b(?!\s+(?:longer|more|less|doubt|signs?|visible|modern|clear|evidence|other|obvious|such))", s, re.IGNORECASE)
     if has_yes and not has_no:

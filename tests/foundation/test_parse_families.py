@@ -1169,3 +1169,11 @@ def test_families_of_batch_42(space, reply, expected):
 ])
 def test_families_of_batch_44(space, reply, options, expected):
     assert read(space, reply, options) == expected
+
+
+
+def test_a_judge_that_says_it_cannot_tell_gives_no_verdict():   # found by blind batch 46 (read as no)
+    reply = ("The fox itself looks photorealistic, but there's no snow, just brown leaves and bare branches. January in much of "
+             "western Europe can look like that, though, so it's hard to say definitively whether the temporal knowledge is applied.")
+    assert parse_verdict(reply, "standard") is None
+    assert parse_verdict("There's no snow, so the temporal knowledge is not applied. No.", "standard") is False
