@@ -18,7 +18,7 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
-from chronotasks.scoring.reply_text import cut_off, first_clause, inside, negated_spans, normalize, regions
+from chronotasks.scoring.reply_text import cut_off, first_clause, inside, line_around, negated_spans, normalize, regions
 
 # canonical name, year range (Table 6), aliases (Chinese and English, matched as substrings
 # for Chinese, as words for English). Order matters for overlapping aliases: longer first.
@@ -189,7 +189,7 @@ def period_candidates(s: str) -> Iterator[Candidate]:
         if how == "line" and hi - lo > _ANSWER_LINE_CHARS:
             continue   # a paragraph, not an answer line (its periods are weighed in it)
         if how == "bold":   # the line a bold period stands in ("可能属于**商代晚期**或**西周早期**。" names two)
-            lo, hi = s.rfind("\n", 0, lo) + 1, (s.find("\n", hi) + 1 or len(s) + 1) - 1
+            lo, hi = line_around(s, lo, hi)
         part = s[lo:hi] if how in ("all", "line", "bold") else first_clause(s[lo:hi])
         neg = negated_spans(part) + [(m.end(), m.end() + 8) for m in _IMITATION.finditer(part)]
         found = {name for start, end, name in dynasty_mentions(part)

@@ -38,6 +38,7 @@ from chronotasks.scoring.reply_text import (
     first_clause,
     hedged_after,
     inside,
+    line_around,
     lower,
     negated_spans,
     normalize,
@@ -417,7 +418,8 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
         if how == "bold":
             bare = _bare_letter(region, n, options)
             if bare is not None:
-                line = s[s.rfind("\n", 0, lo) + 1:(s.find("\n", hi) + 1 or len(s) + 1) - 1]
+                line_start, line_end = line_around(s, lo, hi)
+                line = s[line_start:line_end]
                 others = {c for _, _, c in Mentions(line, n, options).letters} - {bare}
                 if others and (_LETTERS_OR.search(line) or HEDGE.search(lower(line))):
                     bare = CONFLICT   # "Probably **B** or **D**.", "**C**, though **A** is possible": its line hedges
@@ -776,6 +778,14 @@ _CONDITIONAL = re.compile(r"\b(?:if|depend(?:s|ing)?\s+on|whether)\b|如果|取�
 POLARITY = {"available": False, "unavailable": True}  # asks -> the answer is the group said unavailable?
 
 
+def _said_unavailable(clause: str) -> bool | None:
+    """True when a clause says its options were not available, False when it says they were, None
+    when it says neither."""
+    if _UNAVAILABLE.search(clause):
+        return True
+    return False if _AVAILABLE.search(clause) else None
+
+
 def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[str]]]:
     """(said unavailable, options) of each statement that says a group of options was (not)
     available: "C and D would not have been available", "Not available: C, D", "A and B were"."""
@@ -783,18 +793,17 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
     for clause in _GROUP_SPLIT.split(s):
         if not clause or len(clause) > 300:
             continue
-        negative = _UNAVAILABLE.search(clause)
-        positive = None if negative else _AVAILABLE.search(clause)
-        if not negative and not positive:
+        negative = _said_unavailable(clause)
+        if negative is None:
             continue
         m = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options)
         found = m.primary()
         if found and len({frozenset(r) for r in _runs(clause, m)}) == 1 and set(found) <= set(letters_for(n)):
-            groups.append((negative is not None, frozenset(found)))
+            groups.append((negative, frozenset(found)))
         elif not found and _GROUP_NONE.search(clause):  # "None of the listed techniques would have been available."
-            groups.append((negative is None, frozenset(letters_for(n))))
+            groups.append((not negative, frozenset(letters_for(n))))
         elif not found and _GROUP_ALL.search(clause):  # "All of these materials would have been available."
-            groups.append((negative is not None, frozenset(letters_for(n))))
+            groups.append((negative, frozenset(letters_for(n))))
     return groups
 
 
@@ -823,7 +832,7 @@ def _said_available(line: str) -> bool:
     if lead:
         head = head[lead.end():]
         head = head[:m.start()] if (m := _LETTER_STOP.search(head) or re.search(r"[.;]\s", head)) else head
-    return bool(_UNAVAILABLE.search(head) or _AVAILABLE.search(head))
+    return _said_unavailable(head) is not None
 
 
 def _polarity(s: str, n: int, options, asks: str | None, cut: int | None = None) -> Candidate | None:
@@ -861,14 +870,6 @@ def _polarity(s: str, n: int, options, asks: str | None, cut: int | None = None)
     if len({negative for negative, _ in groups}) == 2:
         return Candidate(CONFLICT, 0, "structure")
     return None
-
-
-def _states_other_group(clause: str, asks: str) -> bool:
-    """Whether a clause says its options were available when the question asks for the unavailable
-    ones, or the other way round."""
-    unavailable = _UNAVAILABLE.search(clause) is not None
-    available = not unavailable and _AVAILABLE.search(clause) is not None
-    return (asks == "available" and unavailable) or (asks == "unavailable" and available)
 
 
 def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | str | None:
@@ -1038,7 +1039,8 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
             picked = _k_clause(region, n, options, k)
             if picked is not None:
                 got = picked
-        if how == "weak" and asks is not None and got not in (None, CONFLICT) and got and _states_other_group(clause, asks):
+        if (how == "weak" and asks in POLARITY and got not in (None, CONFLICT) and got
+                and _said_unavailable(clause) not in (None, POLARITY[asks])):
             # "..., so lithography and mechanical printing would not have been available." asked which were available:
             # a conclusion about the other group, not the answer (an answer after a cue stands as given)
             got = None

@@ -17,18 +17,19 @@ import re
 import string
 from typing import Any
 
+from chronotasks.scoring.reply_text import DIGITS
+
 # (ASCII word characters only: in "3和4" the digits stand alone between Chinese words; "第3件", "3世纪",
 # "3个" are ordinals and counts, not option numbers)
 _OPTION_NUMBER = re.compile(r"(?<![A-Za-z0-9_第])(?<!\d\.)([1-9])(?![A-Za-z0-9_%°件个张幅号世年月日])(?!\.\d)")
-_FULL_WIDTH_DIGITS = str.maketrans({ch: str(i) for digits in ("０１２３４５６７８９", "٠١٢٣٤٥٦٧٨٩", "۰۱۲۳۴۵۶۷۸۹", "०१२३४५६७८९", "๐๑๒๓๔๕๖๗๘๙")
-                                    for i, ch in enumerate(digits)})   # (full-width, Arabic-Indic, Persian, Devanagari, Thai)
+_DIGITS = str.maketrans(DIGITS)
 
 
 def as_letters(reply: Any) -> str:
     """The reply with every stand-alone option number written as its letter ("1, 3" -> "A, C")."""
     if reply is None:
         return ""
-    text = str(reply).translate(_FULL_WIDTH_DIGITS)
+    text = str(reply).translate(_DIGITS)
     return _OPTION_NUMBER.sub(lambda m: string.ascii_uppercase[int(m.group(1)) - 1], text)
 
 

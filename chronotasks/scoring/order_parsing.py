@@ -180,12 +180,12 @@ def _lines(s: str, lo: int, hi: int):
         pos += len(part) + 1
 
 
-def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
-    """ "1) B\\n2) D\\n..." / "1st — Artifact B" lines: the items by rank."""
+def _numbered(s: str, items: _Items, raw: str | None = None, lo: int = 0, hi: int | None = None) -> tuple | None:
+    """ "1) B\\n2) D\\n..." / "1st — Artifact B" lines (in s[lo:hi]): the items by rank."""
     raw = s if raw is None else raw
     ranked: dict[int, str] = {}
     first = last_end = None
-    for m in _NUMBERED.finditer(s):
+    for m in _NUMBERED.finditer(s, lo, len(s) if hi is None else hi):
         token = next(g for g in m.groups()[:5] if g)
         rank = _ORD_WORD.get(token.lower()) or (ZH_DIGITS.get(token) if token in ZH_DIGITS else int(token))
         tokens = items.single.findall(m.group(6))
@@ -197,7 +197,8 @@ def _numbered(s: str, items: _Items, raw: str | None = None) -> tuple | None:
     if sorted(ranked) != list(range(1, items.n + 1)):
         return None
     block = [ranked[r] for r in sorted(ranked)]
-    if block == sorted(block) and _in_turn(s, first, last_end):
+    intro = _list_intro(s, first, last_end)
+    if block == sorted(block) and intro is not None and (not _ORDER_INTRO.search(intro) or _EACH_ITEM.search(intro)):
         return None  # "### Analysis of Each Image:\n1. Image 0: ...\n2. Image 1: ...": each item described in turn
     value = items.value(block)
     if value is not None and first is not None and _direction(raw, first, first) < 0:
@@ -211,15 +212,12 @@ _EACH_ITEM = re.compile(r"\b(?:identify|look\s+at|examine|describe|analy[sz]e|go
 _BULLET = re.compile(r"^[ \t]*[-*•+][ \t]*(.*)$", re.MULTILINE)
 
 
-def _in_turn(s: str, first: int, last_end: int) -> bool:
-    """Whether a list of the items in their own order, from ``first`` to ``last_end``, goes through
-    them in turn rather than ranking them: it is not the whole reply and the line before it names no
-    order ("Let's identify each artifact:", "### Analysis of Each Image:")."""
+def _list_intro(s: str, first: int, last_end: int) -> str | None:
+    """The line before a list that runs from ``first`` to ``last_end``, in lower case; None when the
+    list is the whole reply."""
     intro = s[:first].rstrip()
     intro = intro[intro.rfind("\n") + 1:]
-    if not intro and not s[last_end:].strip():
-        return False
-    return not _ORDER_INTRO.search(lower(intro)) or _EACH_ITEM.search(lower(intro)) is not None
+    return None if not intro and not s[last_end:].strip() else lower(intro)
 
 
 def _bulleted(s: str, items: _Items, raw: str) -> tuple | None:
@@ -242,12 +240,10 @@ def _bulleted(s: str, items: _Items, raw: str) -> tuple | None:
         last_end = m.end()
     if len(block) != items.n:
         return None
-    intro = s[:first].rstrip()
-    intro = intro[intro.rfind("\n") + 1:]
-    whole = not intro and not s[last_end:].strip()
-    if not whole and not _ORDER_INTRO.search(lower(intro)):
+    intro = _list_intro(s, first, last_end)
+    if intro is not None and not _ORDER_INTRO.search(intro):
         return None  # "- Image 0: Qing ...\n- Image 1: Song ...": a description of each image, not an order
-    if block == sorted(block) and _EACH_ITEM.search(lower(intro)):
+    if block == sorted(block) and intro is not None and _EACH_ITEM.search(intro):
         return None  # "let's identify each artifact:\n- 0: Qing dynasty porcelain\n- 1: Shang ...": the items in turn
     value = items.value(block)
     if value is not None and _direction(raw, first, first) < 0:
@@ -364,12 +360,8 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
             if how == "closing" and len(items.single.findall(t, line_start, line_start + 80)) < items.n:
                 continue  # "... is C." names one item: no ordering there
             found = _one(runs_from(line_start, hi if line_end < 0 else line_end))
-            if found is None and how == "cue":
-                found = _numbered(t[lo:hi], items)
-                cue_line = lower(t[t.rfind("\n", 0, lo) + 1:lo])
-                stated = DIRECTION.search(cue_line)
-                if found is not None and stated and stated.group("rev") and not DIRECTION.search(lower(t[lo:hi])):
-                    found = tuple(reversed(found))   # "Here is the order from most recent to oldest:\n\n1. C\n2. A ..."
+            if found is None and how == "cue":   # (a direction on the cue's line counts: "the order from most recent to oldest:\n\n1. C ...")
+                found = _numbered(t, items, s, lo, hi)
             yield Candidate(found, line_start, how, final)
 
 

@@ -43,12 +43,13 @@ _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]{0,200}?)\s*\}|\\(?:text|textbf|mathr
 _LATEX_ARROW = re.compile(r"\\(?:to|rightarrow|Rightarrow|longrightarrow|Longrightarrow|implies)(?![A-Za-z])")
 _LATEX_SPACE = re.compile(r"\\[,;!:]|\\quad\b|\\[\[\]()]")   # (and the display-math brackets "\[ ... \]")
 _MARKDOWN = re.compile(r"(?=[*_`$#>])(?:\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?)", re.MULTILINE)
+# digits of other scripts, as ASCII: full-width, Arabic-Indic, Persian, Devanagari, Thai
+DIGITS = {ch: str(i) for digits in ("０１２３４５６７８９", "٠١٢٣٤٥٦٧٨٩", "۰۱۲۳۴۵۶۷۸۹", "०१२३४५६७८९", "๐๑๒๓๔๕๖๗๘๙")
+          for i, ch in enumerate(digits)}
 _FOLD = str.maketrans({"、": ", ", "،": ", ", "؛": "; ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
                        "『": '"', "』": '"', "【": "[", "】": "]", "《": '"', "》": '"', "〈": "<", "〉": ">",
                        "\u00a0": " ", "\u3000": " ", "✔": " ✓ ", "✓": " ✓ ", "☑": " ✓ ", "✅": " ✓ ",
-                       "✘": " ✗ ", "✗": " ✗ ", "✖": " ✗ ", "❌": " ✗ ", "×": " ✗ ", "❎": " ✗ ",
-                       **{ch: str(i) for digits in ("٠١٢٣٤٥٦٧٨٩", "۰۱۲۳۴۵۶۷۸۹", "०१२३४५६७८९", "๐๑๒๓๔๕๖๗๘๙")
-                          for i, ch in enumerate(digits)}})   # (Arabic-Indic, Persian, Devanagari and Thai digits)
+                       "✘": " ✗ ", "✗": " ✗ ", "✖": " ✗ ", "❌": " ✗ ", "×": " ✗ ", "❎": " ✗ ", **DIGITS})
 
 
 def strip_reasoning(text: str) -> str:
@@ -390,6 +391,12 @@ def _epochs(s: str) -> list[tuple[int, int]]:
     return list(zip(starts, ends))
 
 
+def line_around(s: str, start: int, end: int) -> tuple[int, int]:
+    """Where the line holding s[start:end] starts and ends (its newline excluded)."""
+    line_end = s.find("\n", end)
+    return s.rfind("\n", 0, start) + 1, len(s) if line_end < 0 else line_end
+
+
 _FIRST_LINE = re.compile(r"\S[^\n]*")
 # the first of two or more lines of the same shape ("Possible sequences:\n\n* A, B, C, D\n* A, C, B, D"): items, not one
 # answer line
@@ -451,11 +458,12 @@ _ALTERNATIVE_LINE = re.compile(r"^[ \t>*-]*(?:or|alternatively|或者)(?![\w'])[
 
 # "The options are lithography, ...": the question restated, unless the options are qualified ("the correct options are")
 _RESTATED_OPTIONS = re.compile(r"(?:options|choices)\s+(?:given\s+|listed\s+|provided\s+)?are\b")
-_ELIMINATING = re.compile(r"\b(?:eliminat\w*|rul(?:e|ing)\s+out|excluded?|excluding|wrong|incorrect|rejected?)\s+(?:the\s+|other\s+)?$")
+# "Eliminate options: ...", "Competing option: ...", "Alternative answer: ...", "Possible sequences:": a cue for what is
+# not (yet) the answer
+_NOT_THE_ANSWER = re.compile(r"\b(?:eliminat\w*|rul(?:e|ing)\s+out|excluded?|excluding|wrong|incorrect|rejected?)\s+(?:the\s+|other\s+)?$"
+                             r"|\b(?:competing|alternative|rejected|runner-up|second|other|another|less\s+likely|unlikely|possible|candidate)\s+$")
 # "All four options — photolithography, ... — are industrial": the options named in an apposition, not the answer
 _APPOSITION = re.compile(r"\b(?:all|both|these|those|each\s+of\s+the)(?:\s+(?:four|three|two|five|of\s+the))?\s+$")
-# "Competing option: ...", "Alternative answer: ...", "Possible sequences:": a cue for what is not (yet) the answer
-_OTHER_THAN_ANSWER = re.compile(r"\b(?:competing|alternative|rejected|runner-up|second|other|another|less\s+likely|unlikely|possible|candidate)\s+$")
 _QUALIFIED = re.compile(r"\b(?:correct|right|valid|applicable|final|chosen|selected|best|appropriate|my|these|three|two)\s+$")
 # An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4"): a
 # hypothesis the reasoning weighs, not the answer ("if forced", "if I had to choose" are cues of their own)
@@ -495,9 +503,8 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
         corrected = i < last_epoch
         cues = [m for m in STRONG_CUE.finditer(low, start, end)
                 if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
-                and not _ELIMINATING.search(low, max(0, m.start() - 24), m.start())
-                and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))
-                and not _OTHER_THAN_ANSWER.search(low, max(0, m.start() - 16), m.start())]
+                and not _NOT_THE_ANSWER.search(low, max(0, m.start() - 24), m.start())
+                and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))]
         # (not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y are too early")
         for m in reversed(cues):
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
@@ -556,7 +563,7 @@ _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 # a last word that cannot end a sentence ("... did not reach India until much later, so")
 _LAST_CONNECTOR = re.compile(r"(?:[,、]\s*|\s)(?:and|or|but|so|because|since|as|while|whereas|which|that|the|a|an|of|to|in|"
                              r"with|for|from|by|than|then|is|was|were|are|would|could|as\s+well\s+as|its|their|以及|和|或"
-                             r"|(?:so|and|but|because|since|as|which|that|while)\s+(?:it|they|this|these|those|there|we|i))$")   # ("..., so it")   # (lower case: "Answer: A" ends)
+                             r"|(?:so|and|but|because|since|as|which|that|while)\s+(?:it|they|this|these|those|there|we|i))$")   # (lower case: "Answer: A" ends)
 
 
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+\S")
@@ -718,6 +725,7 @@ def _outside(matches, n: int):
 __all__ = [
     "ANYWHERE_LIMIT",
     "CORRECTION",
+    "DIGITS",
     "corrections",
     "ODD_CUE",
     "REVERSE_CUE",
@@ -736,6 +744,7 @@ __all__ = [
     "first_clause",
     "hedged_after",
     "inside",
+    "line_around",
     "lower",
     "negated_spans",
     "normalize",

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
-from chronotasks.scoring.reply_text import UNSURE, ZH_DIGITS, corrections, cut_off, lower, negated_spans, normalize
+from chronotasks.scoring.reply_text import UNSURE, ZH_DIGITS, corrections, cut_off, line_around, lower, negated_spans, normalize
 
 _ZH_YEAR = re.compile(r"([一二三四五六七八九〇零○Ｏ]{4})\s*年")
 _UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
@@ -163,15 +163,10 @@ def _read(s: str, lo: int, hi: int) -> int | None:
 MAX_MENTIONS = 64  # a run-away reply citing hundreds of years: only its last ones are read
 
 
-def _line_around(s: str, start: int, end: int) -> tuple[int, int]:
-    """Where the line holding s[start:end] starts and ends."""
-    line_end = s.find("\n", end)
-    return s.rfind("\n", 0, start) + 1, len(s) if line_end < 0 else line_end
-
-
 def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
     mentions = []  # (tier, year or "range", position)
     ranged = set()
+    final_line = None  # the year of the reply's last line, when that line is only the year
     found = list(_YEAR.finditer(s, start))
     if len(found) > MAX_MENTIONS:
         start = found[-MAX_MENTIONS].start()
@@ -179,7 +174,7 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
     for m in _RANGE.finditer(low, start):
         ranged.update(range(m.start(), m.end()))
         tier = cues.tier(m.start(), m.end())
-        line_start, line_end = _line_around(s, m.start(), m.end())
+        line_start, line_end = line_around(s, m.start(), m.end())
         if not s[line_start:m.start()].strip(" *>-") and not s[m.end():line_end].strip(" .*"):
             tier = max(tier, 2) + 0.5   # a line that is only two years ("1989 or 1990"): the answer line hedges
         mentions.append((tier, "range", m.start()))
@@ -190,11 +185,14 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
         if not lo <= year <= hi:
             continue
         tier = cues.tier(m.start(), m.end())
-        line_start, line_end = _line_around(s, m.start(), m.end())
+        line_start, line_end = line_around(s, m.start(), m.end())
         if line_end - line_start <= 80 and _BARE_LINE.match(s[line_start:line_end]):
             # a line that is only the year; the reply's last line is its final answer, above a range it narrowed
             # ("... most likely taken between 1955 and 1960.\n\n1958")
-            tier = (max(tier, 3) + 0.75) if line_end == len(s.rstrip()) and line_start > start else (max(tier, 2) + 0.5)
+            if line_end == len(s.rstrip()) and line_start > start:
+                tier, final_line = max(tier, 3) + 0.75, year
+            else:
+                tier = max(tier, 2) + 0.5
         mentions.append((tier, year, m.start()))
     if not mentions:
         return None
@@ -210,7 +208,7 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
         return CONFLICT  # "I can't pin down the year ... nothing distinguishes 2018 from 2019"
     if top < 3 and {y for t, y, _ in mentions if t >= 2} - {year}:
         return CONFLICT  # "2017\n\n... the photo was taken in 2018": two estimates, none picked
-    if top % 1 == 0.75 and {y for t, y, _ in mentions if t >= 2 and y != "range"} - {year}:
+    if final_line is not None and {y for t, y, _ in mentions if t >= 2 and y != "range"} - {year}:
         return CONFLICT  # "... the photo was taken in 2018.\n\n2017": the last line against the estimate before it
     alternatives = {int(m.group(1)) for m in _ALTERNATIVE.finditer(low, start)} & {y for _, y, _ in mentions}
     if alternatives - {year}:
