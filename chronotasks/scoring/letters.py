@@ -84,7 +84,7 @@ _ALL_SET = re.compile(
     r"|^\s*(?:都|全部|全都|均|所有)",
     re.IGNORECASE,
 )
-_ALL_BUT = re.compile(r"(?=[aeAE除])\b(?:all|everything|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均)", re.IGNORECASE)
+_ALL_BUT = re.compile(r"(?=[aeAE除])(?:\b(?:all|everything|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均))", re.IGNORECASE)
 _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|\bwhereas\b")
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
 _OPTION_LINE = re.compile(r"(?:^[ \t]*[-*•]?[ \t]*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
@@ -127,6 +127,9 @@ _PARENTHESIS = re.compile(r"\s*[(（][^()（）]*[)）]\s*")
 _GENERIC_TAIL = re.compile(r"\s+(?:period|era|dynasty|epoch)$", re.IGNORECASE)
 _BARE = re.compile(r"[\s(\[{'\"]*(?:option\s+|answer\s*:?\s*)?([A-Za-z])[\s)\]}'\".:]*", re.IGNORECASE)
 _COMPACT = re.compile(r"[\s(\[{'\"]*([A-Z]{2,26})[\s)\]}'\".]*")
+# a reply that is only a list of letters: "A, C", "B and D", "(A), (C), (E)", "C & D." (read without looking for cues)
+_PLAIN_LIST = re.compile(r"\s*\(?[A-Z]\)?(?:(?:[ \t]*[,&][ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+)\(?[A-Z]\)?)*[ \t]*\.?\s*")
+_PLAIN_LETTER = re.compile(r"[A-Z]")
 _ENUM_LETTER = re.compile(r"(?:^|[,;]|\band\b)\s*\(?([A-Z])[.)]")
 _OR_NEXT = re.compile(r"\s*" + _OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")
 _OR_WORD = re.compile(r"\s*" + _OR)
@@ -949,6 +952,11 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
     valid = letters_for(n)
+    if _PLAIN_LIST.fullmatch(s):
+        letters = _PLAIN_LETTER.findall(s)
+        if len(set(letters)) == len(letters) and set(letters) <= set(valid) and (k is None or len(letters) == k):
+            yield Candidate(frozenset(letters), 0, "bare")
+            return
     if asks is not None and _caption_only(s, n, options):
         return
     cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)

@@ -46,6 +46,9 @@ _EXAMPLE = re.compile(r"(?:example|e\.g\.|for\s+instance|such\s+as|例如|比如
 _END = re.compile(r"(?<=[a-z\d)])\.(?=\s|$)|[!?。]")
 _COMPACT = re.compile(r"[A-Za-z]{2,26}")
 _LOWER_LIST = re.compile(r"[a-z](?:\s*[,>\-→ ]\s*[a-z])+")
+# a reply that is only the order: "B, D, A, C", "3 1 0 2", "0 -> 2 -> 3 -> 4 -> 1" (brackets and a full stop already stripped)
+_BARE_LIST = re.compile(r"[A-Z0-9](?:(?:[ \t]*(?:,|->|→|>)[ \t]*|[ \t]+)[A-Z0-9])+")
+_BARE_TOKEN = re.compile(r"[A-Z0-9]")
 _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
 _PAREN = re.compile(r"\((?:[^()\n]{2,80}|[\u4e00-\u9fff])\)|\[[^\[\]\n]{2,80}\]")   # (not "(A)": an option)
 _PAREN_LETTER = re.compile(r"\(([A-Z])\)")   # "(A), (B), (D), (C)": the brackets of an MMBench-style letter
@@ -401,10 +404,13 @@ def ordering_candidates(s: str, n: int, base: int | None = None, options=None) -
         yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
         return
     bare = s.strip(" \t\n.[](){}\"'")
-    lines = [line.strip(" \t.") for line in bare.splitlines() if line.strip()]
-    if len(lines) == n and all(len(line) == 1 for line in lines):   # one item a line: "4\n2\n1\n3"
+    if _BARE_LIST.fullmatch(bare):   # only the order, on one line: read without looking for cues
+        tokens = _BARE_TOKEN.findall(bare)
+    else:
+        tokens = [line.strip(" \t.") for line in bare.splitlines() if line.strip()]   # one item a line: "4\n2\n1\n3"
+    if len(tokens) == n and all(len(token) == 1 for token in tokens):
         items = _items(n, base, base is not None and _numbers_images_from_one(s, n, base))
-        value = items.value([line.upper() if base is None else line for line in lines])
+        value = items.value([token.upper() if base is None else token for token in tokens])
         if value is not None:
             yield Candidate(value, 0, "bare")
             return
