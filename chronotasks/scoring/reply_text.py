@@ -377,10 +377,25 @@ def first_clause(region: str) -> str:
     return region[: m.start()] if m else region
 
 
+def _holds_any(low: str, words: tuple[str, ...]) -> bool:
+    """Whether ``low`` holds one of ``words``: a substring test, to skip a pattern's scan (several times
+    the cost) where the pattern cannot match."""
+    return any(word in low for word in words)
+
+
+# Words one of which every self-correction holds: a reply with none of them (most) is not scanned for one
+_CORRECTION_WORDS = ("wait", "actually", "second", "reflection", "closer", "further", "reconsider", "looking", "correct", "scratch",
+                     "wrong", "不对", "更正", "等等", "再看", "重新考虑", "fait", "alit", "realidad", "hecho", "verdade", "eigentlich",
+                     "수정", "정정", "訂正", "実は")
+_CORRECTING_NO = re.compile(r"no\s*[,—–-]")
+
+
 def corrections(low: str) -> list[re.Match]:
     """The self-corrections (``CORRECTION``) in ``low`` (a lower-cased reply), in order. "..., no, ..."
     after the head of a list item is that item's verdict, no self-correction ("B. mechanical printing -
     No, it developed much later.", "- Clothing - no, nothing distinctly modern")."""
+    if not _holds_any(low, _CORRECTION_WORDS) and not _CORRECTING_NO.search(low):
+        return []
     return [m for m in CORRECTION.finditer(low)
             if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))]
 
@@ -473,6 +488,12 @@ _HYPOTHESIS = re.compile(r"(?=[ia如假若])(?:(?<!even\s)(?<!as\s)\bif\b(?!\s+(
                          r"|\bassuming\b|如果|假如|若是)")   # ("if we look at the glaze, the answer is B" is no condition)
 
 
+# words one of which each match of a pattern holds (``_HYPOTHESIS``, ``REVERSE_CUE``, ``ODD_CUE``): a reply without is not scanned
+_HYPOTHESIS_WORDS = ("if", "assuming", "如果", "假如", "若是")
+_REVERSE_WORDS = ("answer", "option", "choice")
+_ODD_WORDS = ("odd", "outlier", "exception", "differ", "stand", "stick", "belong")
+
+
 _SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")   # "so if image 3 is Song, ..."
 
 
@@ -496,8 +517,11 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     regions come only when asked for (``odd``: a question about the one that differs).
     """
     low = lower(s)
-    supposes = _HYPOTHESIS.search(low) is not None        # (conditions and second-answer lines are rare:
+    supposes = _holds_any(low, _HYPOTHESIS_WORDS) and _HYPOTHESIS.search(low) is not None   # (conditions and second-answer lines are rare:
     offers_another = _ALTERNATIVE_LINE.search(low) is not None   # looked for once, then only where they are)
+    reverse_cues = [("cue", REVERSE_CUE)] if _holds_any(low, _REVERSE_WORDS) else []   # (each scan only where its words are)
+    if odd and _holds_any(low, _ODD_WORDS):
+        reverse_cues.append(("odd", ODD_CUE))
     epochs = _epochs(s)
     last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
@@ -511,7 +535,7 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
                 how = _said(low, m.start(), start) if supposes else "cue"
                 yield how, m.end(), end, corrected or _is_final(low, m.start(), m.end())
-        for how, pattern in (("cue", REVERSE_CUE), ("odd", ODD_CUE)) if odd else (("cue", REVERSE_CUE),):
+        for how, pattern in reverse_cues:
             for m in reversed(list(pattern.finditer(low, start, end))):
                 sentence = sentence_start(low, m.start(), start)
                 yield how, sentence, m.start(), corrected or _FINAL_MARK.search(low, sentence, m.start()) is not None
