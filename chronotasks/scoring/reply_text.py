@@ -448,7 +448,8 @@ def sentence_start(low: str, pos: int, floor: int = 0) -> int:
     """Where the sentence holding ``pos`` starts (after the last . ! ? ; 。 or line break before it,
     at most 300 characters back)."""
     window = max(floor, pos - 300)
-    last = max(low.rfind(mark, window, pos) for mark in ".!?;。\n")
+    last = max(low.rfind(".", window, pos), low.rfind("!", window, pos), low.rfind("?", window, pos),
+               low.rfind(";", window, pos), low.rfind("。", window, pos), low.rfind("\n", window, pos))
     return last + 1 if last >= 0 else window
 
 
@@ -569,7 +570,7 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
         if revised_last:   # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
             yield "line", last_start, len(s), True
         yield "line", first.start(), first.end(), False
-        for m in _INTRODUCED_LINE.finditer(s, first.start()):  # "... are:\n\nB, C\n\n(why)"
+        for m in _INTRODUCED_LINE.finditer(s, first.start()) if ":" in s or "：" in s else ():  # "... are:\n\nB, C\n\n(why)"
             if s.find("\n", m.start(1)) >= 0 and not _FIRST_OF_ITEMS.match(s, s.rfind("\n", 0, m.start(1)) + 1):
                 yield "line", m.start(1), m.end(1), False
         if last_start > first.start() and not revised_last:
@@ -609,8 +610,10 @@ def cut_off(s: str) -> int | None:
         return None
     line_start = s.rfind("\n") + 1
     last_line = s[line_start:]
-    words = len(_WORD.findall(last_line))
-    if (s[-1] in ",、" or _LAST_CONNECTOR.search(last_line)) and words >= 4:
+    # (a joining word ends the line: its match is far shorter than 200 characters)
+    joint = s[-1] in ",、" or _LAST_CONNECTOR.search(last_line[-200:]) is not None
+    words = len(_WORD.findall(last_line)) if joint or len(s) >= 150 else 0
+    if joint and words >= 4:
         # a line of four words or more that stops at a comma or a joining word ("... are porcelain, paper, and")
         # stopped mid-sentence
         ends = [m.end() for m in re.finditer(r"[.!?。！？}]", last_line)]   # (its last sentence, or a JSON object repeated)
@@ -652,12 +655,18 @@ _NEG_STOP = re.compile(r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\
                        r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的")
 
 
+_NEGATION_WORDS = ("not", "rather", "instead", "unlike", "other", "rule", "ruling", "eliminat", "exclud", "n't", "而非", "并非", "不是",
+                   "排除", "不属于")   # (one of which each match of NEGATION holds)
+
+
 def negated_spans(s: str) -> list[tuple[int, int]]:
     """Spans of text a negation rejects: what directly follows "not", "rather than", "而非", ...
     ("not A or C", "rather than 1", "不是宋代"), up to the next verb or punctuation ("not have been
     available" rejects nothing)."""
     spans = []
     low = lower(s)
+    if not _holds_any(low, _NEGATION_WORDS):
+        return spans
     for m in NEGATION.finditer(low):
         start = _NEG_SKIP.match(low, m.end()).end()
         stop = _NEG_STOP.search(low, start, start + 40)
