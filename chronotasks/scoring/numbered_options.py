@@ -21,15 +21,18 @@ from chronotasks.scoring.reply_text import DIGITS
 
 # (ASCII word characters only: in "3和4" the digits stand alone between Chinese words; "第3件", "3世纪",
 # "3个" are ordinals and counts, not option numbers)
-_OPTION_NUMBER = re.compile(r"(?<![A-Za-z0-9_第])(?<!\d\.)([1-9])(?![A-Za-z0-9_%°件个张幅号世年月日])(?!\.\d)")
-_DIGITS = str.maketrans(DIGITS)
+# (the digit first, what precedes it checked behind it: a pattern that starts with a character class is scanned fast)
+_OPTION_NUMBER = re.compile(r"([1-9])(?<![A-Za-z0-9_第][1-9])(?<!\d\.[1-9])(?![A-Za-z0-9_%°件个张幅号世年月日])(?!\.\d)")
+_OTHER_DIGITS = re.compile("[" + "".join(DIGITS) + "]")
 
 
 def as_letters(reply: Any) -> str:
     """The reply with every stand-alone option number written as its letter ("1, 3" -> "A, C")."""
     if reply is None:
         return ""
-    text = str(reply).translate(_DIGITS)
+    text = str(reply)
+    if not text.isascii():
+        text = _OTHER_DIGITS.sub(lambda m: DIGITS[m.group(0)], text)
     return _OPTION_NUMBER.sub(lambda m: string.ascii_uppercase[int(m.group(1)) - 1], text)
 
 
