@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer, json_values
@@ -151,6 +152,15 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=32)
+def _key_field(key: str) -> re.Pattern:
+    """A JSON reply's answer field, however broken: 'answer: 2', "'answer'=2", '"answer": "2' (no closing brace)."""
+    return re.compile(r'["\']?' + re.escape(key) + r'["\']?\s*[:=]\s*["\']?([^"\'},\n]+)', re.IGNORECASE)
+
+
+_JSON_START = re.compile(r"\s*(?:(?:```)?json\s*)?\{")
+
+
 def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) -> Iterator[Candidate]:
     """The choices a normalised reply states, in the order a grader reads them."""
     objects = json_values(s)
@@ -178,11 +188,11 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
         if role is not None:  # {"earlier_image": "Image 1", "later_image": "Image 2"}
             yield role
             return
-    fragment = re.search(r'["\']?' + re.escape(key) + r'["\']?\s*[:=]\s*["\']?([^"\'},\n]+)', s, re.IGNORECASE)
+    fragment = _key_field(key).search(s) if ":" in s or "=" in s else None
     if fragment:
         yield Candidate(_value(fragment.group(1), choices, asks) or CONFLICT, fragment.start(), "json", True)
         return
-    if re.match(r"\s*(?:(?:```)?json\s*)?\{", s):   # (its code fence's backticks are gone by now: "json\n{...")
+    if "{" in s and _JSON_START.match(s):   # (its code fence's backticks are gone by now: "json\n{...")
         return  # a JSON reply that stops before its answer field
     stripped = s.strip(" .!\"'")
     if stripped in choices:
@@ -251,6 +261,10 @@ _REVISED = re.compile(r"re-?evaluat|\bconclusion\s+(?:would|will|should|does|cou
                       r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression|inclination)|\brel(?:ied|ying)\s+(?:on|upon)\b|re-?examin|重新|修正|更正")
 
 
+_CONCLUSION = re.compile(r"(?=[sthoimwSTHOIMW])\b(?:so|therefore|thus|hence|overall|in\s+conclusion|suggesting|indicating|meaning"
+                         r"|which\s+(?:suggests|indicates|means))\b,?", re.IGNORECASE)
+
+
 def _concluded(text: str, choices: list[str], asks: str) -> str | None:
     """The choice the last sentence of a reasoning text states by comparison ("Therefore Image 1
     predates Image 2."), or None."""
@@ -259,8 +273,7 @@ def _concluded(text: str, choices: list[str], asks: str) -> str | None:
     sentence = normalize(text[marks[-1] if marks else 0:], echoes=False)
     if not _COMPARE.search(lower(sentence)):
         return None
-    cue = re.search(r"\b(?:so|therefore|thus|hence|overall|in\s+conclusion|suggesting|indicating|meaning"
-                    r"|which\s+(?:suggests|indicates|means))\b,?", sentence, re.IGNORECASE)   # ("..., suggesting Image 2 is older")
+    cue = _CONCLUSION.search(sentence)   # ("..., suggesting Image 2 is older")
     concluded = _compared(first_clause(sentence[cue.end():]), choices, asks) if cue else None
     return concluded or _compared(first_clause(sentence), choices, asks)
 

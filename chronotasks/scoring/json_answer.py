@@ -55,8 +55,13 @@ def _balanced(s: str, open_ch: str, close_ch: str) -> Iterator[tuple[int, int]]:
                 yield start, i + 1
 
 
+def _attempts(candidate: str) -> Iterator[str]:
+    yield candidate
+    yield _TRAILING_COMMA.sub(r"\1", candidate)   # (built only when the text as given does not load)
+
+
 def _loads(candidate: str) -> Any:
-    for attempt in (candidate, _TRAILING_COMMA.sub(r"\1", candidate)):
+    for attempt in _attempts(candidate):
         try:
             return json.loads(attempt)
         except (json.JSONDecodeError, ValueError, RecursionError):

@@ -104,10 +104,16 @@ def _strip_markdown(s: str) -> Reply:
     return reply
 
 
-def _holds_any(low: str, words: tuple[str, ...]) -> bool:
-    """Whether ``low`` holds one of ``words``: a substring test, to skip a pattern's scan (several times
-    the cost) where the pattern cannot match."""
-    for word in words:   # (a plain loop: twice as fast as any() over a generator)
+def _words(*words: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Words one of which each match of a pattern holds, for ``_holds_any``: (the ASCII ones, all)."""
+    return tuple(word for word in words if word.isascii()), words
+
+
+def _holds_any(low: str, words: tuple[tuple[str, ...], tuple[str, ...]]) -> bool:
+    """Whether ``low`` holds one of ``words`` (``_words``; an ASCII text is tested for the ASCII ones
+    only): a substring test a word, to skip a pattern's scan (several times the cost) where the
+    pattern cannot match."""
+    for word in words[0] if low.isascii() else words[1]:   # (a plain loop: twice as fast as any() over a generator)
         if word in low:
             return True
     return False
@@ -145,7 +151,7 @@ _INSTRUCTION_PATTERNS = (
     (("correct",), r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
 )
 _INSTRUCTIONS = tuple((frozenset(words), re.compile(pattern)) for words, pattern in _INSTRUCTION_PATTERNS)
-_INSTRUCTION_WORDS = tuple(word for words, _ in _INSTRUCTION_PATTERNS for word in words)
+_INSTRUCTION_WORDS = _words(*(word for words, _ in _INSTRUCTION_PATTERNS for word in words))
 
 
 _ITEM_NUMBER = re.compile(r"[ \t]*(?:[\da-z][.)]|[-*•])[ \t]*$")   # ("1." is "a." once a numbered prompt's numbers are letters)
@@ -162,7 +168,7 @@ def blank_instructions(s: str) -> str:
     low = lower(s)
     if not _holds_any(low, _INSTRUCTION_WORDS):   # (substring tests: half the time of one pattern of all the words)
         return s
-    present = {word for word in _INSTRUCTION_WORDS if word in low}
+    present = {word for word in _INSTRUCTION_WORDS[1] if word in low}
     spans = sorted((_item_number_before(low, m.start()), m.end()) for words, pattern in _INSTRUCTIONS if not words.isdisjoint(present)
                    for m in pattern.finditer(low) if m.end() > m.start())
     if not spans:
@@ -199,7 +205,7 @@ _PROMPT_LINE = re.compile(
     r"^(?:[ \t]*(?:assistant|gpt)\s*:|[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
     r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$)", re.MULTILINE)
 _PLACEHOLDER = re.compile(r"(?:^[ \t]*\(?[a-z0-9][.):][ \t]*)?<image>", re.MULTILINE)   # with its option's letter: "A. <image>"
-_OPENING_WORDS = ("artifact", "photo", "news", "expert", "compare", "prompt", "以上是", "user", "human", "question")   # (one of which each opening holds)
+_OPENING_WORDS = _words("artifact", "photo", "news", "expert", "compare", "prompt", "以上是", "user", "human", "question")   # (one of which each opening holds)
 
 
 def drop_prompt_echo(s: str) -> tuple[str, bool]:
@@ -390,9 +396,9 @@ def first_clause(region: str) -> str:
 
 
 # Words one of which every self-correction holds: a reply with none of them (most) is not scanned for one
-_CORRECTION_WORDS = ("wait", "actually", "second", "reflection", "closer", "further", "reconsider", "looking", "correct", "scratch",
-                     "wrong", "不对", "更正", "等等", "再看", "重新考虑", "fait", "alit", "realidad", "hecho", "verdade", "eigentlich",
-                     "수정", "정정", "訂正", "実は")
+_CORRECTION_WORDS = _words("wait", "actually", "second", "reflection", "closer", "further", "reconsider", "looking", "correct", "scratch",
+                           "wrong", "不对", "更正", "等等", "再看", "重新考虑", "fait", "alit", "realidad", "hecho", "verdade", "eigentlich",
+                           "수정", "정정", "訂正", "実は")
 _CORRECTING_NO = re.compile(r"no\s*[,—–-]")
 
 
@@ -496,9 +502,9 @@ _HYPOTHESIS = re.compile(r"(?=[ia如假若])(?:(?<!even\s)(?<!as\s)\bif\b(?!\s+(
 
 
 # words one of which each match of a pattern holds (``_HYPOTHESIS``, ``REVERSE_CUE``, ``ODD_CUE``): a reply without is not scanned
-_HYPOTHESIS_WORDS = ("if", "assuming", "如果", "假如", "若是")
-_REVERSE_WORDS = ("answer", "option", "choice")
-_ODD_WORDS = ("odd", "outlier", "exception", "differ", "stand", "stick", "belong")
+_HYPOTHESIS_WORDS = _words("if", "assuming", "如果", "假如", "若是")
+_REVERSE_WORDS = _words("answer", "option", "choice")
+_ODD_WORDS = _words("odd", "outlier", "exception", "differ", "stand", "stick", "belong")
 
 
 _SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")   # "so if image 3 is Song, ..."
@@ -602,6 +608,7 @@ _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+\S")
 _ANSWER_LINE_END = re.compile(r"(?:answer|option|choice|答案)[^\n:：]{0,30}[:：]\s*[^\n]{1,40}$", re.IGNORECASE)
 
 
+_ENDS_IN_ANSWER = re.compile(r"(?<![A-Za-z])[A-Z]$|\d$")   # (a letter or a digit last: searched in the last two characters)
 _KOREAN_ENDINGS = frozenset("다요죠까음함임됨오")   # the last syllables a Korean sentence ends with (without its full stop)
 
 
@@ -630,7 +637,7 @@ def cut_off(s: str) -> int | None:
         return line_start + (ends[-1] if ends else 0)
     if len(s) < 150:
         return None
-    if re.search(r"(?<![A-Za-z])[A-Z]$|\d$", last_line) or _ANSWER_LINE_END.search(last_line):
+    if _ENDS_IN_ANSWER.search(last_line[-2:]) or _ANSWER_LINE_END.search(last_line):
         return None   # (a last line that ends with the answer: "Therefore, the correct answer is: E. Ming")
     if len(s) < 300 or words < 6:
         others = [line.rstrip() for line in s[:line_start].splitlines() if line.strip()]
@@ -661,8 +668,8 @@ _NEG_STOP = re.compile(r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\
                        r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的")
 
 
-_NEGATION_WORDS = ("not", "rather", "instead", "unlike", "other", "rule", "ruling", "eliminat", "exclud", "n't", "而非", "并非", "不是",
-                   "排除", "不属于")   # (one of which each match of NEGATION holds)
+_NEGATION_WORDS = _words("not", "rather", "instead", "unlike", "other", "rule", "ruling", "eliminat", "exclud", "n't", "而非", "并非", "不是",
+                         "排除", "不属于")   # (one of which each match of NEGATION holds)
 
 
 def negated_spans(s: str) -> list[tuple[int, int]]:

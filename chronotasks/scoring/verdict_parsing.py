@@ -30,6 +30,8 @@ _ZH_FIRST = re.compile(r"^\W*(?:(不是|不对|不正确|否|没有|不)|(是的
 _BOTH = re.compile(r"\byes\s+(?:and|or|/)\s+no\b|\bno\s+(?:and|or|/)\s+yes\b|\byes\s+no\b|\bno\s+yes\b|是或否|是否", re.IGNORECASE)
 _CUE = re.compile(r"(?:final\s+answer|answer|verdict|i\s*(?:would|'d)?\s*say|my\s+answer\s+is|decision|conclusion|答案|结论|回答)\s*(?:is|would\s+be|:|=|-)?\s*", re.IGNORECASE)
 _STANDALONE = re.compile(r"(?:^|[.!?\n:]\s*)(yes|no|yeah|nope)\s*(?:[.!]|$)", re.IGNORECASE | re.MULTILINE)
+_YES = re.compile(r"\byes\b", re.IGNORECASE)
+_NO = re.compile(r"\bno\b(?!\s+(?:longer|more|less|doubt|signs?|visible|modern|clear|evidence|other|obvious|such))", re.IGNORECASE)
 # a verdict concluded later in the reply ("..., so no.", "Final answer: yes")
 _CONCLUDED = re.compile(r"(?:\b(?:so|therefore|thus|hence|overall|final\s+answer|answer)\s*[:,]?\s*)(yes|no)\b", re.IGNORECASE)
 # The Standard prompt asks two questions (is the image right for the prompt; is the temporal knowledge
@@ -91,8 +93,8 @@ def parse_yes_no(text) -> bool | None:
         return None
     if UNSURE.search(s):
         return None   # "... so it's hard to say definitively whether the temporal knowledge is applied."
-    has_yes = re.search(r"\byes\b", s, re.IGNORECASE)
-    has_no = re.search(r"\bno\b(?!\s+(?:longer|more|less|doubt|signs?|visible|modern|clear|evidence|other|obvious|such))", s, re.IGNORECASE)
+    has_yes = _YES.search(s)
+    has_no = _NO.search(s)
     if has_yes and not has_no:
         return True
     if has_no and not has_yes:
