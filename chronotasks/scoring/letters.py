@@ -37,6 +37,7 @@ from chronotasks.scoring.reply_text import (
     cut_off,
     first_clause,
     hedged_after,
+    holds_any,
     inside,
     line_around,
     lower,
@@ -45,6 +46,7 @@ from chronotasks.scoring.reply_text import (
     ordinal_positions,
     regions,
     sentence_start,
+    word_gate,
 )
 
 _LONE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(?![A-Za-z0-9]|-[A-Za-z])")
@@ -373,6 +375,7 @@ _NONE_OF_THE_OPTIONS = re.compile(
     r"(?:(?:exactly\s+|really\s+|quite\s+)?(?:corresponds?|matche?s?|fits?|is|are|applies|apply)|(?:is|are)\s+(?:correct|right))\b"
     r"|\b(?:is|are)\s+not\s+(?:among|in|one\s+of|listed\s+(?:in|among))\s+the\s+(?:given\s+|listed\s+|provided\s+|available\s+)?(?:options|choices)\b"
     r"|(?:不在|没有在)(?:给出的|所给的)?选项(?:中|之中|里)|选项中(?:没有|都不)", re.IGNORECASE)
+_OUTSIDE_WORDS = word_gate("none", "not", "选项")   # (one of which each match holds; no other character folds to their letters)
 # None of our single-letter questions asks which is oldest or newest
 _AGE_SUPERLATIVE = re.compile(r"\b(?:oldest|earliest|newest|latest|most\s+(?:recent|ancient|modern)|youngest)\b|最早|最晚|最古老|最新")
 
@@ -388,7 +391,7 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
         yield _json_letter(s, n, options)
     listing = _is_options_listing(s)
     low = lower(s)
-    outside = _NONE_OF_THE_OPTIONS.search(s)
+    outside = _NONE_OF_THE_OPTIONS.search(s) if holds_any(low, _OUTSIDE_WORDS) else None
     ranked_only = False   # the only "... is X." said which is oldest or newest
     for how, lo, hi, final in regions(s, odd=True):
         if how == "fallbacks":

@@ -104,12 +104,12 @@ def _strip_markdown(s: str) -> Reply:
     return reply
 
 
-def _words(*words: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Words one of which each match of a pattern holds, for ``_holds_any``: (the ASCII ones, all)."""
+def word_gate(*words: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Words one of which each match of a pattern holds, for ``holds_any``: (the ASCII ones, all)."""
     return tuple(word for word in words if word.isascii()), words
 
 
-def _holds_any(low: str, words: tuple[tuple[str, ...], tuple[str, ...]]) -> bool:
+def holds_any(low: str, words: tuple[tuple[str, ...], tuple[str, ...]]) -> bool:
     """Whether ``low`` holds one of ``words`` (``_words``; an ASCII text is tested for the ASCII ones
     only): a substring test a word, to skip a pattern's scan (several times the cost) where the
     pattern cannot match."""
@@ -151,7 +151,7 @@ _INSTRUCTION_PATTERNS = (
     (("correct",), r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
 )
 _INSTRUCTIONS = tuple((frozenset(words), re.compile(pattern)) for words, pattern in _INSTRUCTION_PATTERNS)
-_INSTRUCTION_WORDS = _words(*(word for words, _ in _INSTRUCTION_PATTERNS for word in words))
+_INSTRUCTION_WORDS = word_gate(*(word for words, _ in _INSTRUCTION_PATTERNS for word in words))
 
 
 _ITEM_NUMBER = re.compile(r"[ \t]*(?:[\da-z][.)]|[-*•])[ \t]*$")   # ("1." is "a." once a numbered prompt's numbers are letters)
@@ -166,7 +166,7 @@ def _item_number_before(low: str, start: int) -> int:
 def blank_instructions(s: str) -> str:
     """``s`` with every echo of our prompts' instructions (``_INSTRUCTIONS``) replaced by spaces."""
     low = lower(s)
-    if not _holds_any(low, _INSTRUCTION_WORDS):   # (substring tests: half the time of one pattern of all the words)
+    if not holds_any(low, _INSTRUCTION_WORDS):   # (substring tests: half the time of one pattern of all the words)
         return s
     present = {word for word in _INSTRUCTION_WORDS[1] if word in low}
     spans = sorted((_item_number_before(low, m.start()), m.end()) for words, pattern in _INSTRUCTIONS if not words.isdisjoint(present)
@@ -205,7 +205,7 @@ _PROMPT_LINE = re.compile(
     r"^(?:[ \t]*(?:assistant|gpt)\s*:|[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
     r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$)", re.MULTILINE)
 _PLACEHOLDER = re.compile(r"(?:^[ \t]*\(?[a-z0-9][.):][ \t]*)?<image>", re.MULTILINE)   # with its option's letter: "A. <image>"
-_OPENING_WORDS = _words("artifact", "photo", "news", "expert", "compare", "prompt", "以上是", "user", "human", "question")   # (one of which each opening holds)
+_OPENING_WORDS = word_gate("artifact", "photo", "news", "expert", "compare", "prompt", "以上是", "user", "human", "question")   # (one of which each opening holds)
 
 
 def drop_prompt_echo(s: str) -> tuple[str, bool]:
@@ -217,7 +217,7 @@ def drop_prompt_echo(s: str) -> tuple[str, bool]:
         spans += [(m.start(), m.end(), False) for m in _PROMPT_LINE.finditer(low)]
     if "<image>" in low:
         spans += [(m.start(), m.end(), False) for m in _PLACEHOLDER.finditer(low)]
-    if _holds_any(low, _OPENING_WORDS):
+    if holds_any(low, _OPENING_WORDS):
         spans += [(m.start(), m.end(), True) for m in _PROMPT_OPENING.finditer(low)]
     if not spans:
         return s, False
@@ -396,7 +396,7 @@ def first_clause(region: str) -> str:
 
 
 # Words one of which every self-correction holds: a reply with none of them (most) is not scanned for one
-_CORRECTION_WORDS = _words("wait", "actually", "second", "reflection", "closer", "further", "reconsider", "looking", "correct", "scratch",
+_CORRECTION_WORDS = word_gate("wait", "actually", "second", "reflection", "closer", "further", "reconsider", "looking", "correct", "scratch",
                            "wrong", "不对", "更正", "等等", "再看", "重新考虑", "fait", "alit", "realidad", "hecho", "verdade", "eigentlich",
                            "수정", "정정", "訂正", "実は")
 _CORRECTING_NO = re.compile(r"no\s*[,—–-]")
@@ -406,7 +406,7 @@ def corrections(low: str) -> list[re.Match]:
     """The self-corrections (``CORRECTION``) in ``low`` (a lower-cased reply), in order. "..., no, ..."
     after the head of a list item is that item's verdict, no self-correction ("B. mechanical printing -
     No, it developed much later.", "- Clothing - no, nothing distinctly modern")."""
-    if not _holds_any(low, _CORRECTION_WORDS) and not _CORRECTING_NO.search(low):
+    if not holds_any(low, _CORRECTION_WORDS) and not _CORRECTING_NO.search(low):
         return []
     return [m for m in CORRECTION.finditer(low)
             if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))]
@@ -502,9 +502,9 @@ _HYPOTHESIS = re.compile(r"(?=[ia如假若])(?:(?<!even\s)(?<!as\s)\bif\b(?!\s+(
 
 
 # words one of which each match of a pattern holds (``_HYPOTHESIS``, ``REVERSE_CUE``, ``ODD_CUE``): a reply without is not scanned
-_HYPOTHESIS_WORDS = _words("if", "assuming", "如果", "假如", "若是")
-_REVERSE_WORDS = _words("answer", "option", "choice")
-_ODD_WORDS = _words("odd", "outlier", "exception", "differ", "stand", "stick", "belong")
+_HYPOTHESIS_WORDS = word_gate("if", "assuming", "如果", "假如", "若是")
+_REVERSE_WORDS = word_gate("answer", "option", "choice")
+_ODD_WORDS = word_gate("odd", "outlier", "exception", "differ", "stand", "stick", "belong")
 
 
 _SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")   # "so if image 3 is Song, ..."
@@ -530,10 +530,10 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     regions come only when asked for (``odd``: a question about the one that differs).
     """
     low = lower(s)
-    supposes = _holds_any(low, _HYPOTHESIS_WORDS) and _HYPOTHESIS.search(low) is not None   # (conditions and second-answer lines are rare:
+    supposes = holds_any(low, _HYPOTHESIS_WORDS) and _HYPOTHESIS.search(low) is not None   # (conditions and second-answer lines are rare:
     offers_another = _ALTERNATIVE_LINE.search(low) is not None   # looked for once, then only where they are)
-    reverse_cues = [("cue", REVERSE_CUE)] if _holds_any(low, _REVERSE_WORDS) else []   # (each scan only where its words are)
-    if odd and _holds_any(low, _ODD_WORDS):
+    reverse_cues = [("cue", REVERSE_CUE)] if holds_any(low, _REVERSE_WORDS) else []   # (each scan only where its words are)
+    if odd and holds_any(low, _ODD_WORDS):
         reverse_cues.append(("odd", ODD_CUE))
     epochs = _epochs(s)
     last_epoch = len(epochs) - 1
@@ -668,7 +668,7 @@ _NEG_STOP = re.compile(r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\
                        r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的")
 
 
-_NEGATION_WORDS = _words("not", "rather", "instead", "unlike", "other", "rule", "ruling", "eliminat", "exclud", "n't", "而非", "并非", "不是",
+_NEGATION_WORDS = word_gate("not", "rather", "instead", "unlike", "other", "rule", "ruling", "eliminat", "exclud", "n't", "而非", "并非", "不是",
                          "排除", "不属于")   # (one of which each match of NEGATION holds)
 
 
@@ -678,7 +678,7 @@ def negated_spans(s: str) -> list[tuple[int, int]]:
     available" rejects nothing)."""
     spans = []
     low = lower(s)
-    if not _holds_any(low, _NEGATION_WORDS):
+    if not holds_any(low, _NEGATION_WORDS):
         return spans
     for m in NEGATION.finditer(low):
         start = _NEG_SKIP.match(low, m.end()).end()
@@ -771,6 +771,8 @@ def _outside(matches, n: int):
 
 __all__ = [
     "ANYWHERE_LIMIT",
+    "holds_any",
+    "word_gate",
     "CORRECTION",
     "DIGITS",
     "corrections",
