@@ -349,7 +349,7 @@ WEAK_CUE = re.compile(
 )
 # Self-corrections: what follows replaces what came before.
 CORRECTION = re.compile(
-    r"(?=\b(?:[waolcsru][a-z]|i\s|en\s|de\s+h|na\s+v|eig)|[.…—–\-;,不更等再수정訂実])(?:\b(?:wait|actually|(?:on|upon)\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+(?:inspection|consideration)|"
+    r"(?=\b(?:[waolcsru][a-z]|i\s|en\s|de\s+h|na\s+v|eig)|[.…—–\-;,不更等再重수정訂実])(?:\b(?:wait|actually|(?:on|upon)\s+(?:second\s+thought|reflection|a\s+closer\s+look|closer\s+(?:inspection|consideration)|"
     r"further\s+(?:reflection|consideration)|reconsideration)|reconsidering|"
     r"looking\s+(?:again|more\s+closely)|on\s+(?:a\s+)?(?:second|closer)\s+look|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
@@ -402,11 +402,16 @@ _CORRECTION_WORDS = word_gate("wait", "actually", "second", "reflection", "close
 _CORRECTING_NO = re.compile(r"no\s*[,—–-]")
 
 
+def _may_correct(low: str) -> bool:
+    """Whether ``low`` holds a word every self-correction needs (``CORRECTION`` is scanned only then)."""
+    return holds_any(low, _CORRECTION_WORDS) or _CORRECTING_NO.search(low) is not None
+
+
 def corrections(low: str) -> list[re.Match]:
     """The self-corrections (``CORRECTION``) in ``low`` (a lower-cased reply), in order. "..., no, ..."
     after the head of a list item is that item's verdict, no self-correction ("B. mechanical printing -
     No, it developed much later.", "- Clothing - no, nothing distinctly modern")."""
-    if not holds_any(low, _CORRECTION_WORDS) and not _CORRECTING_NO.search(low):
+    if not _may_correct(low):
         return []
     return [m for m in CORRECTION.finditer(low)
             if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))]

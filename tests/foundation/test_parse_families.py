@@ -1177,3 +1177,13 @@ def test_a_judge_that_says_it_cannot_tell_gives_no_verdict():   # found by blind
              "western Europe can look like that, though, so it's hard to say definitively whether the temporal knowledge is applied.")
     assert parse_verdict(reply, "standard") is None
     assert parse_verdict("There's no snow, so the temporal knowledge is not applied. No.", "standard") is False
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ("答案是A。重新考虑后，选B。", "B"),
+    ("我先选A，但重新考虑一下，应该是C。", "C"),
+])
+def test_reconsidering_in_chinese_is_a_self_correction(reply, expected):
+    # found by tests/foundation/test_parse_gates.py: 重新考虑 was in the correction pattern, but its first-character
+    # guard lacked 重, so it never matched and the two answers read as none
+    assert AnswerSpace("letter", n=4).parse(reply) == expected
