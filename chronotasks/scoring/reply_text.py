@@ -138,17 +138,17 @@ _INSTRUCTION_PATTERNS = (
              r"\s+from\s+the\s+same\s+period)\s*\([^)\n]{0,60}\)\.?"),
     (("identify",), r"\bidentify\s+which\s+ones?\s+(?:it\s+is|they\s+are)\s+by\s+number\s*\([^)\n]{0,30}\)\.?"),
     (("explain",), r"\bexplain\s+why\s+you\s+think\s+(?:it\s+belongs|they\s+belong)\s+to\s+(?:a\s+different|the\s+same)\s+(?:time\s+)?period\.?"),
-    (("letter", "json", "four-digit"), r"\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
+    (("letter", '"4"', "four-digit"), r"\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
                r"|\banswer\s+in\s+json\s*:\s*\{\s*\"answer\"\s*:\s*\"1\"\s*\}[^\n]{0,80}?\"4\"\s*\}\.?"
                r"|\banswer\s+with\s+a\s+single\s+four-digit\s+year\s*\(for\s+example:\s*\d{4}\)(?:\s+and\s+nothing\s+else)?\.?"),
     (("comma-separated",), r"\bprovide\s+your\s+answer\s+as\s+a\s+comma-separated\s+list\s+of\s+the\s+image\s+indices\s*\([^)\n]{0,10}\)(?:\s*only)?\.?"),
     (("explanation",), r"\bdo\s+not\s+include\s+any\s+other\s+text\s+or\s+explanation\.\s*example:\s*[\d,\s]{1,20}"),
-    (("visual", "appearance", "detail", "bias-check", "strictly"), r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
+    (("step",), r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
              r"|perform\s+bias-check)\.?|\bfollow\s+these\s+steps\s+strictly\s*:?"),
     (("structured",), r"\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"),
     (("represent",), r"(?:\"?[\da-e,\s]{1,20}\"\s*)?\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
     (("e.g.",), r"\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"),
-    (("correct",), r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
+    (("options",), r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
 )
 _INSTRUCTIONS = tuple((frozenset(words), re.compile(pattern)) for words, pattern in _INSTRUCTION_PATTERNS)
 _INSTRUCTION_WORDS = word_gate(*(word for words, _ in _INSTRUCTION_PATTERNS for word in words))

@@ -85,3 +85,18 @@ def test_ascii_text_is_tested_for_ascii_words_only() -> None:
     assert holds_any("wait, it is b", words) and holds_any("不对，是b", words)
     assert not holds_any("it is b", words)
     assert re.search("不对", "it is b") is None   # (why skipping non-ASCII words on ASCII text loses nothing)
+
+
+PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
+
+
+@pytest.mark.parametrize("index", range(len(reply_text._INSTRUCTIONS)))
+def test_instruction_echo_gates_hold_on_our_prompts_and_the_corpus(index: int, texts: list[str]) -> None:
+    # the patterns blank our prompts' instructions where a model echoes them: each matches one of our prompt
+    # templates, and its words (``_INSTRUCTION_PATTERNS``) are in every text it matches
+    words, pattern = reply_text._INSTRUCTIONS[index]
+    gate = reply_text.word_gate(*words)
+    templates = [lower(path.read_text(encoding="utf-8")) for path in sorted(PROMPTS.rglob("*.j2"))]
+    assert any(pattern.search(template) for template in templates), f"{sorted(words)}: the pattern matches none of prompts/"
+    missed = [text for text in templates + texts if pattern.search(text) and not holds_any(text, gate)]
+    assert not missed, f"{sorted(words)}: the pattern matches text its words miss, e.g. {missed[0][:200]!r}"
