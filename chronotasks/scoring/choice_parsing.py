@@ -257,8 +257,8 @@ _CHECK_KEYS = re.compile(r"bias|reflect|verif|check", re.IGNORECASE)
 _SENTENCE_MARK = re.compile(r"[.!?。\n]")
 
 
-_REVISED = re.compile(r"re-?evaluat|\bconclusion\s+(?:would|will|should|does|could)\s+change|\bnot\s+(?:a\s+)?reliable|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
-                      r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression|inclination)|\brel(?:ied|ying)\s+(?:on|upon)\b|re-?examin|重新|修正|更正")
+_REVISED = re.compile(r"(?=[rcnaoif重修更])(?:re-?evaluat|\bconclusion\s+(?:would|will|should|does|could)\s+change|\bnot\s+(?:a\s+)?reliable|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
+                      r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression|inclination)|\brel(?:ied|ying)\s+(?:on|upon)\b|re-?examin|重新|修正|更正)")
 
 
 _CONCLUSION = re.compile(r"(?=[sthoimwSTHOIMW])\b(?:so|therefore|thus|hence|overall|in\s+conclusion|suggesting|indicating|meaning"
