@@ -77,10 +77,12 @@ class _Items:
         self.n, self.base, self.one_based = n, base, one_based
         if base is None:
             # "I" is the pronoun ("...; I can't choose") unless a ninth item exists
-            self.token = r"(?<![A-Za-z0-9])[A-Z](?![A-Za-z0-9])" if n >= 9 else r"(?<![A-Za-z0-9])[A-HJ-Z](?![A-Za-z0-9])"
+            # (the character first, what precedes it checked behind it: a pattern that starts with a character class is
+            # scanned fast)
+            self.token = r"[A-Z](?<![A-Za-z0-9][A-Z])(?![A-Za-z0-9])" if n >= 9 else r"[A-HJ-Z](?<![A-Za-z0-9][A-HJ-Z])(?![A-Za-z0-9])"
             self.valid = list(letters_for(n))
         else:
-            self.token = r"(?<![\w.])\d(?!\d|\.\d)"
+            self.token = r"\d(?<![\w.]\d)(?!\d|\.\d)"
             self.valid = [str(i) for i in range(base, base + n)]
         self.run = re.compile(f"{self.token}(?:{_SEP}{self.token})*+")
         self.single = re.compile(self.token)
