@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Iterator, Sequence
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.chinese_periods import dynasty_mentions, dynasty_of
@@ -220,6 +220,21 @@ def lone_letters(s: str, n_options: int, allow_lower: bool = False) -> list[tupl
     return found
 
 
+class _computed_once:
+    """``functools.cached_property`` without its lock (Python 3.11 takes one on each first read, a third of a
+    microsecond, and a reply makes many ``Mentions``): the value is stored on the instance, which then
+    shadows this descriptor."""
+
+    def __init__(self, compute) -> None:
+        self.compute, self.name = compute, compute.__name__
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
+
 class Mentions:
     """The options a piece of text names, as (start, end, letter): by letter, by position or
     ordinal, by text; those a negation rejects ("not A", "rather than C") dropped. Positions
@@ -231,7 +246,7 @@ class Mentions:
         self._neg = neg = negated_spans(s)
         self.letters = [(p, p + 1, c) for p, c in lone_letters(s, n_options, allow_lower) if not inside(p, neg)]
 
-    @cached_property
+    @_computed_once
     def ordinals(self) -> list[tuple[int, int, str]]:
         letters, s, neg = string.ascii_uppercase, self._s, self._neg
         found = [(a, b, letters[k - 1]) for a, b, nums in ordinal_positions(s, self._n) for k in nums
@@ -241,7 +256,7 @@ class Mentions:
                                     for m in _POSITION.finditer(s) if not inside(m.start(), neg)])
         return found
 
-    @cached_property
+    @_computed_once
     def texts(self) -> list[tuple[int, int, str]]:
         return [(a, b, string.ascii_uppercase[i]) for a, b, i in option_mentions(self._s, self._options)
                 if not inside(a, self._neg)]
