@@ -37,6 +37,8 @@ _LABELLED = re.compile(  # on lower(text)
     r"|\bthe\s+(first|second|third|fourth|fifth|former|latter)\b(?!\s+(?:of|half|time|step|decade|century|world|place|glance|look))"
     r"|第\s*([一二三四五1-5])\s*(?:张|幅|个|项)?\s*(?:图片|图像|照片|图|选项)?)",
 )
+# a reply that is only a choice's label: "Image 1", "Image 2.", "图2" (read without looking for cues)
+_BARE_LABEL = re.compile(r"(?:image|picture|photo|图片?|图像|照片)\s*(\d)\.?", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,2})(?![\w]|\.\d|\s*(?:st|nd|rd|th)\b|\s*%)")  # a year or a percentage is no choice
 # "(2019)", "(the 1963 photo)": an aside in brackets is not the answer
 _NUMBER_ASIDE = re.compile(r"[(（]\s*\d\s*[)）]")  # "(2)" names a choice
@@ -197,6 +199,10 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     stripped = s.strip(" .!\"'")
     if stripped in choices:
         yield Candidate(stripped, 0, "bare")
+        return
+    label = _BARE_LABEL.fullmatch(stripped)
+    if label and label.group(1) in choices:
+        yield Candidate(label.group(1), 0, "bare")
         return
     for how, lo, hi, final in regions(s):
         if how == "fallbacks":
