@@ -366,6 +366,21 @@ def _bare_letter(s: str, n: int, options) -> str | None:
     return None
 
 
+_LABELLED_OPTION = re.compile(r"\(?([a-z])[.):]\s+(.+)")
+
+
+def _labelled_option(s: str, n: int, options) -> str | None:
+    """The letter of a reply that is only an option as the question lists it: "B. Qing", "(C) Classical
+    Period (200 BCE - 650 AD)" (read without looking for cues)."""
+    labelled = _LABELLED_OPTION.fullmatch(s.strip(" .。!\"'").lower()) if options else None
+    if labelled is None:
+        return None
+    i = ord(labelled.group(1)) - ord("a")
+    if i < min(n, len(options)) and labelled.group(2) == " ".join(str(options[i]).split()).lower():
+        return labelled.group(1).upper()
+    return None
+
+
 def _json_letter(s: str, n: int, options) -> Candidate | None:
     found = json_answer(s)
     if found is None:
@@ -398,7 +413,7 @@ _AGE_SUPERLATIVE = re.compile(r"\b(?:oldest|earliest|newest|latest|most\s+(?:rec
 def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
     """The letters a normalised reply states, in the order a grader reads them."""
     valid = letters_for(n)
-    bare = _bare_letter(s, n, options)
+    bare = _bare_letter(s, n, options) or _labelled_option(s, n, options)
     if bare is not None:
         yield Candidate(bare if bare in valid else CONFLICT, 0, "bare")
         return
