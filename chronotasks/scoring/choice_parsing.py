@@ -99,6 +99,9 @@ def _value(text: str, choices: list[str], asks: str | None) -> str | None:
         return exact
     if word in ORDINAL_WORDS:  # {"answer": "first"}
         return str(ORDINAL_WORDS[word])
+    label = _BARE_LABEL.fullmatch(word)
+    if label and label.group(1) in choices:   # {"answer": "Image 2"}
+        return label.group(1)
     named = {c for _, _, c in _mentions(s, choices, bare_numbers=True)}
     if len(named) == 1:
         c = named.pop()

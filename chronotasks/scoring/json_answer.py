@@ -79,6 +79,14 @@ def json_values(text: Any, open_ch: str = "{", close_ch: str = "}", kind: type =
     s = "" if text is None else str(text)
     if open_ch not in s:
         return []
+    whole = s.strip()
+    if whole[0] == open_ch and whole[-1] == close_ch:   # the reply is one JSON value, as most JSON replies are: no scan
+        try:
+            value = json.loads(whole)
+        except (json.JSONDecodeError, ValueError, RecursionError):
+            value = None
+        if isinstance(value, kind):
+            return [(s.index(open_ch), value)]
     found = []
     for start, end in _balanced(s, open_ch, close_ch):
         value = _loads(s[start:end])
