@@ -985,11 +985,10 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
     valid = letters_for(n)
-    if _PLAIN_LIST.fullmatch(s):
-        letters = _PLAIN_LETTER.findall(s)
-        if len(set(letters)) == len(letters) and set(letters) <= set(valid) and (k is None or len(letters) == k):
-            yield Candidate(frozenset(letters), 0, "bare")
-            return
+    letters = _PLAIN_LETTER.findall(s) if _PLAIN_LIST.fullmatch(s) else list(_labelled_option(s, n, options) or "")
+    if letters and len(set(letters)) == len(letters) and set(letters) <= set(valid) and (k is None or len(letters) == k):
+        yield Candidate(frozenset(letters), 0, "bare")   # only letters ("A, C"), or one option as listed ("D. coil technique")
+        return
     if asks is not None and _caption_only(s, n, options):
         return
     cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
