@@ -974,11 +974,12 @@ def _caption_only(s: str, n: int, options) -> bool:
     portrait of a man on it."): a caption of the image, no answer to which options were (not) available."""
     if len(s) > 300 or not options or _ABOUT_AVAILABILITY.search(s):
         return False
-    low = lower(s)
-    if STRONG_CUE.search(low) or WEAK_CUE.search(low) or lone_letters(s, n):
+    if lone_letters(s, n):   # (the cheaper tests first)
         return False
     named = option_mentions(s, options)
-    return bool(named) and all((m := _NEXT_WORD.match(s, end)) and m.group(1) not in _NAMING_NEXT for _, end, _ in named)
+    if not named or STRONG_CUE.search(lower(s)) or WEAK_CUE.search(lower(s)):
+        return False
+    return all((m := _NEXT_WORD.match(s, end)) and m.group(1) not in _NAMING_NEXT for _, end, _ in named)
 
 
 def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: str | None = None) -> Iterator[Candidate]:
