@@ -977,7 +977,10 @@ def _caption_only(s: str, n: int, options) -> bool:
     if lone_letters(s, n):   # (the cheaper tests first)
         return False
     named = option_mentions(s, options)
-    if not named or STRONG_CUE.search(lower(s)) or WEAK_CUE.search(lower(s)):
+    if not named:
+        return False
+    low = lower(s)
+    if STRONG_CUE.search(low) or WEAK_CUE.search(low):
         return False
     return all((m := _NEXT_WORD.match(s, end)) and m.group(1) not in _NAMING_NEXT for _, end, _ in named)
 
@@ -986,9 +989,12 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
     valid = letters_for(n)
-    letters = _PLAIN_LETTER.findall(s) if _PLAIN_LIST.fullmatch(s) else list(_labelled_option(s, n, options) or "")
+    # only letters ("A, C"), or one option as the question lists it ("D. coil technique"): read without looking for cues
+    letters = _PLAIN_LETTER.findall(s) if _PLAIN_LIST.fullmatch(s) else []
+    if not letters and (listed := _labelled_option(s, n, options)):
+        letters = [listed]
     if letters and len(set(letters)) == len(letters) and set(letters) <= set(valid) and (k is None or len(letters) == k):
-        yield Candidate(frozenset(letters), 0, "bare")   # only letters ("A, C"), or one option as listed ("D. coil technique")
+        yield Candidate(frozenset(letters), 0, "bare")
         return
     if asks is not None and _caption_only(s, n, options):
         return
