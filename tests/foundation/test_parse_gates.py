@@ -9,7 +9,6 @@ every reply of the labelled corpus and on replies written for each alternative o
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from chronotasks.scoring import letters, reply_text
 from chronotasks.scoring.reply_text import holds_any, lower, normalize
 
 CORPUS = Path(__file__).parent / "parse_corpus"
+
 
 def _words(words):
     return lambda text: holds_any(text, words)
@@ -83,8 +83,7 @@ def test_ascii_text_is_tested_for_ascii_words_only() -> None:
     words = reply_text.word_gate("wait", "不对")
     assert words == (("wait",), ("wait", "不对"))
     assert holds_any("wait, it is b", words) and holds_any("不对，是b", words)
-    assert not holds_any("it is b", words)
-    assert re.search("不对", "it is b") is None   # (why skipping non-ASCII words on ASCII text loses nothing)
+    assert not holds_any("it is b", words) and not holds_any("B. 不", words)
 
 
 PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
@@ -100,3 +99,13 @@ def test_instruction_echo_gates_hold_on_our_prompts_and_the_corpus(index: int, t
     assert any(pattern.search(template) for template in templates), f"{sorted(words)}: the pattern matches none of prompts/"
     missed = [text for text in templates + texts if pattern.search(text) and not holds_any(text, gate)]
     assert not missed, f"{sorted(words)}: the pattern matches text its words miss, e.g. {missed[0][:200]!r}"
+
+
+def test_markdown_gate_holds_wherever_a_mark_is_stripped() -> None:
+    # (on the replies as written: normalising strips the marks)
+    replies = [json.loads(line)["reply"] for path in sorted(CORPUS.glob("*.jsonl"))
+               for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    marked = [reply for reply in replies if reply_text._MARKDOWN.search(reply)]
+    assert len(marked) > 100
+    assert all(holds_any(reply, reply_text._MARKS) for reply in marked)
+    assert not holds_any('{"final_answer": "B", "time_anchors": []}', reply_text._MARKS)   # (a single underscore is no mark)
