@@ -175,7 +175,8 @@ def same_dynasty(pred: str | None, gold: str | None) -> float:
 
 # "清代仿明宣德款" (a Qing piece with an imitation Ming mark), "a Qing copy in the style of the Ming":
 # a period the piece imitates is not its period
-_IMITATION = re.compile(r"仿|摹|模仿|\bimitat\w*\s+(?:of\s+)?(?:the\s+)?|\bcopy\s+of\s+(?:a\s+|the\s+)?|\bin\s+the\s+style\s+of\s+(?:the\s+)?", re.IGNORECASE)
+_IMITATION = re.compile(r"(?=[仿摹模ic])(?:仿|摹|模仿|\bimitat\w*\s+(?:of\s+)?(?:the\s+)?|\bcopy\s+of\s+(?:a\s+|the\s+)?"
+                        r"|\bin\s+the\s+style\s+of\s+(?:the\s+)?)", re.IGNORECASE)
 _STYLE_AFTER = re.compile(r"\s*(?:-|\s)?style\b|\s*风格|\s*式样|\s*款", re.IGNORECASE)
 
 

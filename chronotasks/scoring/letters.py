@@ -75,6 +75,8 @@ _OR_BETWEEN = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:,\s*)?" + _OR + r"\s*\(
 # "Artifact #3", "Image 3", "图3": a position, when letters label the images
 _POSITION = re.compile(r"(?:\b(?:artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?)\s*#?\s*|#|图片?\s*|第)([1-9])(?!\d)(?!\s*(?:st|nd|rd|th)\b)", re.IGNORECASE)
 # "A ✓ B ✗", "A – yes, B – no", "- C. lost-wax casting: ✓"
+# (one of which each match of _VERDICT holds, in lower case: "ye" and "fal", as "s" also matches "ſ" there)
+_VERDICT_WORDS = word_gate("✓", "✗", "ye", "no", "correct", "true", "fal")
 _VERDICT = re.compile(r"(?<![A-Za-z0-9])([A-Z])(?![A-Za-z0-9])[^A-Z\n✓✗]{0,50}?(✓|✗|(?i:\byes\b|\bno\b|\bcorrect\b|\bincorrect\b|\btrue\b|\bfalse\b))")
 _MARK = re.compile(r"(?=[✓✗yYnNcCiItTfFaAdD])(?:✓|✗|(?<![\w-])(?:yes|no|correct|incorrect|true|false|applies|does\s+not\s+apply|not\s+applicable)(?![\w-]))", re.IGNORECASE)
 _NONE_SET = re.compile(
@@ -604,6 +606,8 @@ def _compact(s: str, n: int) -> str | None:
 def _verdicts(s: str, n: int) -> frozenset[str] | None:
     """ "A ✓ B ✗ C ✓ D ✗" / "A – yes, B – no": the letters marked yes, when every option has one mark."""
     marks: dict[str, bool] = {}
+    if not holds_any(lower(s), _VERDICT_WORDS):
+        return None
     for m in _VERDICT.finditer(s):
         letter, mark = m.group(1).upper(), m.group(2).lower()
         if letter in marks:

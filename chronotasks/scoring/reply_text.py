@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 # A reply longer than this is read as its first HEAD and last TAIL characters: an answer sits at
@@ -632,7 +633,8 @@ def cut_off(s: str) -> int | None:
     last_line = s[line_start:]
     # (a joining word ends the line: its match is far shorter than 200 characters)
     joint = s[-1] in ",、" or _LAST_CONNECTOR.search(last_line[-200:]) is not None
-    words = len(_WORD.findall(last_line)) if joint or len(s) >= 150 else 0
+    # (its words counted up to six: no test below asks for more)
+    words = sum(1 for _ in islice(_WORD.finditer(last_line), 6)) if joint or len(s) >= 150 else 0
     if joint and words >= 4:
         # a line of four words or more that stops at a comma or a joining word ("... are porcelain, paper, and")
         # stopped mid-sentence
