@@ -21,7 +21,6 @@ import json
 import statistics
 import subprocess
 import sys
-import time
 from collections import defaultdict
 from pathlib import Path
 
@@ -58,23 +57,15 @@ def reader(row: dict):
     return lambda: read(row["reply"], row["options"])
 
 
-def best_time(fn, repeat: int = 25) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def worker(tree: str, every: bool) -> None:
     """Times the replies of each "start end" line read from stdin, with ``tree``'s chronotasks."""
     sys.path.insert(0, tree)
+    from parse_speed import time_call   # (this checkout's perf/parse_speed.py, importing ``tree``'s chronotasks)
     calls = [reader(row) for row in corpus_rows(every)]
     print(len(calls), flush=True)
     for line in sys.stdin:
         start, end = map(int, line.split())
-        print(" ".join(f"{best_time(calls[i]) * 1e6:.3f}" for i in range(start, end)), flush=True)
+        print(" ".join(f"{time_call(calls[i], 25) * 1e6:.3f}" for i in range(start, end)), flush=True)
 
 
 def compare(other: str, every: bool, passes: int) -> None:
