@@ -104,8 +104,9 @@ _SINGLE_LABEL = re.compile(rf"(?:^|(?<={_LABEL_SEP}))([{''.join(_SINGLE)}])(?=$|
 
 
 # traditional and Japanese forms of the characters in period names, one for one ("東周", "唐時代", "漢代")
-_SIMPLIFIED = str.maketrans("東漢晉齊陳萬曆慶統啟禎豐緒順蕭劉後戰國時遼", "东汉晋齐陈万历庆统启祯丰绪顺萧刘后战国时辽")
-_TRADITIONAL = re.compile("[東漢晉齊陳萬曆慶統啟禎豐緒順蕭劉後戰國時遼]")
+_TRADITIONAL_CHARS = "東漢晉齊陳萬曆慶統啟禎豐緒順蕭劉後戰國時遼"
+_SIMPLIFIED = str.maketrans(_TRADITIONAL_CHARS, "东汉晋齐陈万历庆统启祯丰绪顺萧刘后战国时辽")
+_TRADITIONAL = re.compile(f"[{_TRADITIONAL_CHARS}]")
 
 
 def dynasty_mentions(text: str | None) -> list[tuple[int, int, str]]:

@@ -605,9 +605,9 @@ def _compact(s: str, n: int) -> str | None:
 
 def _verdicts(s: str, n: int) -> frozenset[str] | None:
     """ "A ✓ B ✗ C ✓ D ✗" / "A – yes, B – no": the letters marked yes, when every option has one mark."""
-    marks: dict[str, bool] = {}
     if not holds_any(lower(s), _VERDICT_WORDS):
         return None
+    marks: dict[str, bool] = {}
     for m in _VERDICT.finditer(s):
         letter, mark = m.group(1).upper(), m.group(2).lower()
         if letter in marks:
