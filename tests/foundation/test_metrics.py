@@ -128,7 +128,22 @@ def test_point_biserial_hand_value():
     # equals Pearson r of (0,0,1,1) with (1,2,3,4): cov=0.5 (population 0.25*... ) -> r = 2/sqrt(5)
     r, p = point_biserial(binary, scores)
     assert r == pytest.approx(2 / math.sqrt(5))
-    assert 0 < p < 1
+    # two-sided p of t = r * sqrt((n - 2) / (1 - r^2)) on n - 2 = 2 degrees of freedom, where Student's
+    # t has the closed form P(|T| > t) = 1 - t / sqrt(2 + t^2), which is 1 - r here
+    assert p == pytest.approx(1 - 2 / math.sqrt(5))
+
+
+def test_point_biserial_matches_scipy():
+    from scipy import stats
+
+    binary = [1, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0, 1]
+    scores = [0.31, 0.22, 0.28, 0.35, 0.19, 0.27, 0.24, 0.21, 0.33, 0.30, 0.25, 0.26]
+    expected = stats.pointbiserialr(binary, scores)
+    r, p = point_biserial(binary, scores)
+    assert r == pytest.approx(expected.statistic) and p == pytest.approx(expected.pvalue)
+    # the same test as Student's two-sample t-test of the scores of the 1s against those of the 0s
+    ones, zeros = [s for b, s in zip(binary, scores) if b], [s for b, s in zip(binary, scores) if not b]
+    assert p == pytest.approx(stats.ttest_ind(ones, zeros).pvalue)
 
 
 def test_recall_at_k():

@@ -158,4 +158,6 @@ def test_point_biserial_for_continuous_scores(files, tmp_path):
     result = run_metaeval(files["annotations"], files["subset"], [path], score_column="clipscore")["judges"]["clip"]
     # binary 1,0,1,0; scores 3,1,2,2: (M1 - M0) / sd * sqrt(pq) = (2.5 - 1.5) / sqrt(0.5) * 0.5 = 1/sqrt(2)
     assert result["point_biserial"]["Q2+Q3"]["r"] == pytest.approx(2**-0.5)
+    # two-sided p on n - 2 = 2 degrees of freedom: P(|T| > t) = 1 - t / sqrt(2 + t^2) = 1 - r
+    assert result["point_biserial"]["Q2+Q3"]["p"] == pytest.approx(1 - 2**-0.5)
     assert "overall" not in result
