@@ -63,7 +63,3 @@ def test_five_items_and_example_in_prompt_echo():
     # a model that echoes the prompt's example then answers: the answer after the cue wins
     echoed = 'Use letters (e.g., "A, C, B, D").\nAnswer: D, C, B, A'
     assert parse_ordering(echoed, n_items=4) == T("DCBA")
-
-
-def test_count_of_realistic_cases():
-    assert len(CASES) >= 40

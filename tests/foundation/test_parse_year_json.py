@@ -113,7 +113,3 @@ def test_extract_json_forms():
     assert extract_json('prose {"a": [1, {"b": 2}]} more prose') == {"a": [1, {"b": 2}]}
     assert extract_json("no json here") is None
     assert extract_json('```json\n{"a": 1,}\n```') == {"a": 1}
-
-
-def test_count_of_realistic_cases():
-    assert len(YEAR_CASES) >= 40 and len(CHOICE_CASES) >= 40
