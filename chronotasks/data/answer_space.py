@@ -59,10 +59,10 @@ from chronotasks.scoring.reply_text import cut_off, normalize
 from chronotasks.scoring.year_parsing import year_candidates
 
 @functools.lru_cache(maxsize=4096)
-def _from_json_text(cls: type, text: str) -> "AnswerSpace":
+def _from_json_text(text: str) -> "AnswerSpace":
     """An answer space from its JSON text, made once per distinct text (spaces are frozen; a task's
     records share a handful of them)."""
-    return cls.from_json(json.loads(text))
+    return AnswerSpace.from_json(json.loads(text))
 
 
 SHORT_REPLY = 64
@@ -119,7 +119,7 @@ class AnswerSpace:
     @classmethod
     def from_json(cls, text: str | dict) -> "AnswerSpace":
         if isinstance(text, str):
-            return _from_json_text(cls, text)
+            return _from_json_text(text)
         data = dict(text)
         if "choices" in data:
             data["choices"] = tuple(str(c) for c in data["choices"])
@@ -187,12 +187,16 @@ class AnswerSpace:
         """The answers a normalised reply states (``chronotasks.scoring.candidates.Candidate``), in
         the order a grader reads them; the per-kind readers live in ``chronotasks.scoring``."""
         if self.kind == "letter":
+            assert self.n is not None  # __post_init__: every numbered kind has n
             return letter_candidates(text, self.n, options)
         if self.kind in ("letter_set", "k_of_n"):
+            assert self.n is not None
             return letter_set_candidates(text, self.n, options, self.k if self.kind == "k_of_n" else None, self.asks)
         if self.kind == "ordering":
+            assert self.n is not None
             return ordering_candidates(text, self.n, self.base, options)
         if self.kind == "year":
+            assert self.lo is not None and self.hi is not None  # __post_init__
             return year_candidates(text, self.lo, self.hi)
         if self.kind == "choice":
             return choice_candidates(text, list(self.choices), self.key or "answer", self.asks)
@@ -211,8 +215,10 @@ class AnswerSpace:
         if self.kind == "ordering":
             return tuple(rng.sample(self.items, len(self.items)))
         if self.kind == "k_of_n":
+            assert self.k is not None  # __post_init__
             return frozenset(rng.sample(self.letters, self.k))
         if self.kind == "year":
+            assert self.lo is not None and self.hi is not None  # __post_init__
             return rng.randint(self.lo, self.hi)
         if self.kind == "choice":
             return rng.choice(self.choices)

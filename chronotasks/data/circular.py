@@ -31,12 +31,13 @@ def rotations(record: dict[str, Any], option_fields: Sequence[str] = ("options",
     space = AnswerSpace.of_doc(record)
     if space.kind != "letter":
         raise DataError(f"record {rid!r}: circular variants need a single-letter answer space, got {space.kind!r}")
-    n = int(space.n)
+    assert space.n is not None  # a letter space has n
+    n = space.n
     for name in option_fields:
         if not isinstance(record.get(name), list) or len(record[name]) != n:
             raise DataError(f"record {rid!r}: field {name!r} must list one entry per option ({n}), got {record.get(name)!r}")
     answer = record.get("answer")
-    if answer not in space.letters:
+    if not isinstance(answer, str) or answer not in list(space.letters):
         raise DataError(f"record {rid!r}: field 'answer' must be one of {list(space.letters)}, got {answer!r}")
     shifted = []
     for r in range(n):

@@ -59,7 +59,8 @@ def answers(space: Mapping[str, Any] | str) -> list[Any]:
 def answer_count(space: Mapping[str, Any] | str) -> int:
     """How many answers the space has (the inverse of the chance accuracy)."""
     s = _space(space)
-    kind, n = s["kind"], s.get("n")
+    kind = s["kind"]
+    n: Any = s.get("n")  # an int for the kinds counted by it
     counts = {"letter": lambda: n, "letter_set": lambda: 2 ** n, "k_of_n": lambda: math.comb(n, s["k"]),
               "ordering": lambda: math.factorial(n), "year": lambda: int(s["hi"]) - int(s["lo"]) + 1,
               "choice": lambda: len(s["choices"]), "dynasty": lambda: len(PERIODS)}

@@ -33,7 +33,7 @@ import math
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from scipy import stats
@@ -65,7 +65,7 @@ class Statistic:
 def ratio(totals: list[np.ndarray]) -> np.ndarray:
     """Σ numerators / Σ denominators over all strata (columns 0 and 1): a pooled mean or share."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        return sum(t[..., 0] for t in totals) / sum(t[..., 1] for t in totals)
+        return cast(np.ndarray, sum(t[..., 0] for t in totals) / sum(t[..., 1] for t in totals))
 
 
 def mean_of_ratios(totals: list[np.ndarray]) -> np.ndarray:

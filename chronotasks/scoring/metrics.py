@@ -125,7 +125,7 @@ def point_biserial(binary: Sequence[int | bool], continuous: Sequence[float]) ->
     return float(result.statistic), float(result.pvalue)
 
 
-def recall_at_k(ranked_ids: Sequence[Hashable], relevant: Hashable | Iterable[Hashable], k: int) -> float:
+def recall_at_k(ranked_ids: Sequence[Hashable], relevant: str | int | Iterable[Hashable], k: int) -> float:
     """1.0 when a relevant id is among the first k ranked ids (per query)."""
     targets = {relevant} if isinstance(relevant, (str, int)) else set(relevant)
     return float(any(item in targets for item in list(ranked_ids)[:k]))

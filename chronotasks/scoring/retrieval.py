@@ -37,7 +37,7 @@ def parse_ranking(reply: Any) -> list[str] | None:
     return None
 
 
-def hit_rank(ranked: Sequence[Hashable] | None, relevant: Hashable | Iterable[Hashable]) -> int | None:
+def hit_rank(ranked: Sequence[Hashable] | None, relevant: str | int | Iterable[Hashable]) -> int | None:
     """0-based position of the first relevant id in the ranking; None if absent or unparsed."""
     if ranked is None:
         return None

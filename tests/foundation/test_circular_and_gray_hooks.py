@@ -67,8 +67,9 @@ def test_rotations_reject_records_that_are_not_single_letter():
         rotations({**record, "images": ["a.png"]}, ("options", "images"))
     with pytest.raises(DataError, match="'q7'.*single-letter"):
         rotations({**record, "answer_space": AnswerSpace("letter_set", n=4).to_json()})
-    with pytest.raises(DataError, match="'q7'.*'answer'"):
-        rotations({**record, "answer": "E"})
+    for answer in ("E", None, "AB", ""):  # one letter of the options (None once raised a TypeError; "AB" and "" passed)
+        with pytest.raises(DataError, match="'q7'.*'answer'"):
+            rotations({**record, "answer": answer})
 
 
 @pytest.fixture
