@@ -53,7 +53,7 @@ _UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|possible)|unsure|h
 _SAME_TIME = re.compile(r"\b(?:same\s+(?:time|year|era|period)|both)\b|相同|同一时期", re.IGNORECASE)
 
 
-def _choice_of(m: re.Match, choices: list[str]) -> str | None:
+def _choice_of(m: re.Match, choices: list[str]) -> str:
     raw = next(g for g in m.groups() if g)
     low = raw.lower()
     if raw.isdigit():
@@ -126,13 +126,14 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
         if _NEGATED_COMPARISON.search(lower(s), max(0, m.start() - 8), m.start()):
             continue   # "places it no later than the mid-20th century" says no "later"
         earlier = m.lastgroup in ("earlier", "zh_earlier")
+        # (a Chinese clause ends at its comma: "图2中为手机，胶片相机早于..." says nothing of 图2)
+        zh = (m.lastgroup or "").startswith("zh")
         than = _THAN.match(s, m.end())
-        compared_with = [c for start, end, c in mentions if than and start == than.end()] if not m.lastgroup.startswith("zh") else []
+        compared_with = [c for start, end, c in mentions if than and start == than.end()] if not zh else []
         if compared_with and len(choices) == 2 and compared_with[0] in choices:
             other = choices[1 - choices.index(compared_with[0])]
             votes.add(other if earlier else compared_with[0])
             continue
-        zh = m.lastgroup.startswith("zh")   # (a Chinese clause ends at its comma: "图2中为手机，胶片相机早于..." says nothing of 图2)
         before = [c for start, end, c in mentions if end <= m.start() and m.start() - end <= 25
                   and not re.search(r"[.;\n，,]" if zh else r"[.;\n]", s[end:m.start()])]
         if not before and _IT_BEFORE.search(s[max(0, m.start() - 30):m.start()]):
@@ -142,7 +143,7 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
         if not before:
             continue
         subject = before[-1]
-        if m.lastgroup.startswith("zh") and len(before) >= 2:
+        if zh and len(before) >= 2:
             # "第二张比第一张更新": the subject comes before 比
             prev = [(start, end) for start, end, c in mentions if end <= m.start()]
             if "比" in s[prev[-2][1]:prev[-1][0]]:

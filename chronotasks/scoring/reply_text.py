@@ -224,7 +224,8 @@ def drop_prompt_echo(s: str) -> tuple[str, bool]:
         spans += [(m.start(), m.end(), True) for m in _PROMPT_OPENING.finditer(low)]
     if not spans:
         return s, False
-    out, last = [], 0
+    out: list[str] = []
+    last = 0
     own, restated_to = False, 0   # (the reply's own words seen yet; where the restated prompt's lines end)
     for start, end, opening in sorted(spans):
         if start < last:
@@ -685,12 +686,12 @@ def negated_spans(s: str) -> list[tuple[int, int]]:
     """Spans of text a negation rejects: what directly follows "not", "rather than", "而非", ...
     ("not A or C", "rather than 1", "不是宋代"), up to the next verb or punctuation ("not have been
     available" rejects nothing)."""
-    spans = []
+    spans: list[tuple[int, int]] = []
     low = lower(s)
     if not holds_any(low, _NEGATION_WORDS):
         return spans
     for m in NEGATION.finditer(low):
-        start = _NEG_SKIP.match(low, m.end()).end()
+        start = _NEG_SKIP.match(low, m.end()).end()  # type: ignore[union-attr]  # matches the empty string too
         stop = _NEG_STOP.search(low, start, start + 40)
         spans.append((start, stop.start() if stop else min(len(s), start + 40)))
     return spans

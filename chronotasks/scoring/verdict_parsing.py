@@ -65,8 +65,8 @@ def parse_yes_no(text) -> bool | None:
     first = _FIRST.match(s)
     if first:
         verdict = " ".join(first.group(1).lower().split()) in _YES_WORDS
-        later = _CONCLUDED.search(s, first.end())
-        if later and (later.group(1).lower() in _YES_WORDS) != verdict:
+        conclusion = _CONCLUDED.search(s, first.end())
+        if conclusion and (conclusion.group(1).lower() in _YES_WORDS) != verdict:
             return None  # "Yes. However, the eyes look young, so no."
         if _TAKEN_BACK[verdict].search(s, first.end()):
             return None  # "Yes, the image is right. However, the temporal knowledge is not applied."

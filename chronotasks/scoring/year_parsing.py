@@ -66,8 +66,8 @@ _BOUND_AFTER = re.compile(r"\s*(?:or\s+(?:later|after|earlier|before)|at\s+the\s
 _DATE = re.compile(r"(?<![\d.])(\d{4})(?:[-/.](?:0?[1-9]|1[0-2])[-/.](?:0?[1-9]|[12]\d|3[01])(?!\d)|-0[1-9](?![\d-])|年\s*\d{1,2}\s*月(?:\s*\d{1,2}\s*日)?)")
 
 
-def _two_digit_words(words: str) -> int | None:
-    words = words.lower().replace("-", " ").split()
+def _two_digit_words(text: str) -> int | None:
+    words = text.lower().replace("-", " ").split()
     if not words:
         return None
     if words[0] == "oh" and len(words) == 2:
@@ -113,7 +113,7 @@ class _Cues:
 
     def __init__(self, s: str, low: str) -> None:
         self.s, self.low = s, low
-        self.cues: list[tuple[int, str]] | None = None
+        self.cues: list[tuple[int, str | None]] | None = None
         self.negated: list[tuple[int, int]] = []  # "not 1968": a year rejected is evidence
 
     def _find(self) -> None:
@@ -125,6 +125,7 @@ class _Cues:
     def tier(self, pos: int, end: int) -> int:
         if self.cues is None:
             self._find()
+        assert self.cues is not None
         k = bisect_left(self.sentences, pos + 1) - 1
         lo = max(self.sentences[k] if k >= 0 else 0, pos - 80)
         i = bisect_left(self.cue_ends, pos + 1) - 1
@@ -164,8 +165,8 @@ MAX_MENTIONS = 64  # a run-away reply citing hundreds of years: only its last on
 
 
 def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
-    mentions = []  # (tier, year or "range", position)
-    ranged = set()
+    mentions: list[tuple[float, int | str, int]] = []  # (tier, year or "range", position)
+    ranged: set[int] = set()
     final_line = None  # the year of the reply's last line, when that line is only the year
     found = list(_YEAR.finditer(s, start))
     if len(found) > MAX_MENTIONS:
@@ -173,7 +174,7 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
         found = found[-MAX_MENTIONS:]
     for m in _RANGE.finditer(low, start):
         ranged.update(range(m.start(), m.end()))
-        tier = cues.tier(m.start(), m.end())
+        tier: float = cues.tier(m.start(), m.end())
         line_start, line_end = line_around(s, m.start(), m.end())
         if not s[line_start:m.start()].strip(" *>-") and not s[m.end():line_end].strip(" .*"):
             tier = max(tier, 2) + 0.5   # a line that is only two years ("1989 or 1990"): the answer line hedges
@@ -202,7 +203,7 @@ def _pick(s: str, low: str, cues: _Cues, start: int, lo: int, hi: int):
     chosen = {y for t, y, _ in mentions if t == top}
     if len(chosen) != 1 or "range" in chosen:
         return CONFLICT
-    year = chosen.pop()
+    year = int(chosen.pop())   # not "range" (a conflict above)
     if (len({y for _, y, _ in mentions if y != "range"} | {year}) > 1 and UNSURE.search(s, start)
             and not _COMMITTED_PICK.search(low, start)):
         return CONFLICT  # "I can't pin down the year ... nothing distinguishes 2018 from 2019"
