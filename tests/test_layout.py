@@ -58,7 +58,8 @@ def _layer(path: Path) -> str | None:
 
 def _layered_sources() -> list[Path]:
     """The source files of the layers: the modules whose imports are restricted."""
-    return [path for top in ("chronotasks", "model_shims") for path in sorted((REPO / top).rglob("*.py")) if _layer(path)]
+    sources = [path for top in ("chronotasks", "model_shims") for path in sorted((REPO / top).rglob("*.py"))]
+    return [path for path in sources if _layer(path)]
 
 
 @pytest.mark.parametrize("path", _layered_sources(), ids=lambda p: str(p.relative_to(REPO)))
