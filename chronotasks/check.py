@@ -174,8 +174,13 @@ def check(run_dir: Path, requested: list[str] | None, threshold: float) -> tuple
 
 def run(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
+    if not run_dir.exists():
+        print(f"chronotasks check: error: {run_dir} does not exist: lmms-eval most likely failed before writing any "
+              "result (it exits 0 even then); the real error is in the traceback above the last line it printed",
+              file=sys.stderr)
+        return 1
     if not run_dir.is_dir():
-        print(f"chronotasks check: error: {run_dir} is not a folder (give the run's --output_path)", file=sys.stderr)
+        print(f"chronotasks check: error: {run_dir} is a file, not a folder (give the run's --output_path)", file=sys.stderr)
         return 1
     try:
         threshold = max_failure_rate() if args.max_failure is None else args.max_failure
