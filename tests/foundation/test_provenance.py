@@ -28,6 +28,22 @@ def _head() -> str | None:
     return proc.stdout.strip() if proc.returncode == 0 else None
 
 
+def test_the_code_is_named_by_its_checkout_commit_or_the_commit_a_wheel_was_built_from(tmp_path, monkeypatch):
+    provenance.code_provenance.cache_clear()
+    try:
+        if (REPO / ".git").exists():
+            assert provenance.code_provenance()["commit"] == _head()
+        installed = tmp_path / "site-packages" / "chronotasks"   # as pip installs the wheel: no checkout around it
+        installed.mkdir(parents=True)
+        (installed / "BUILD_COMMIT").write_text("433ef287cd381de5d65c0d1f2deae884382c83bb\n")   # setup.py writes it
+        monkeypatch.setattr(provenance, "_PACKAGE", installed)
+        provenance.code_provenance.cache_clear()
+        assert provenance.code_provenance() == {"version": "0.1.0", "commit": "433ef287cd381de5d65c0d1f2deae884382c83bb",
+                                                "modified": None}
+    finally:
+        provenance.code_provenance.cache_clear()
+
+
 def test_bertscore_names_the_model_used_and_a_stand_in(monkeypatch):
     monkeypatch.delenv("CHRONOTASKS_BERTSCORE_LAYERS", raising=False)
     monkeypatch.delenv("CHRONOTASKS_BERTSCORE_MODEL", raising=False)
