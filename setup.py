@@ -8,6 +8,7 @@ installed hooks) into the wheel, so lmms-eval finds the tasks with no flag; see
 chronotasks/task_pack.py for why and how. Everything else is declared in pyproject.toml.
 """
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +25,15 @@ class BuildPyWithTaskPack(build_py):
         super().run()
         if not self.editable_mode:  # editable installs use --include_path (a copy would go stale)
             write_pack(HERE / "chronotasks" / "tasks", Path(self.build_lib))
+            write_build_commit(Path(self.build_lib) / "chronotasks")
+
+
+def write_build_commit(package: Path) -> None:
+    """The commit the wheel is built from, for the provenance of its results (chronotasks/provenance.py);
+    nothing when the source is not a git checkout (an sdist)."""
+    proc = subprocess.run(["git", "-C", str(HERE), "rev-parse", "HEAD"], capture_output=True, text=True, check=False)
+    if proc.returncode == 0 and proc.stdout.strip():
+        (package / "BUILD_COMMIT").write_text(proc.stdout.strip() + "\n", encoding="utf-8")
 
 
 # repository folder -> installed package

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chronotasks import reporting
+from chronotasks import provenance, reporting
 from chronotasks.failures import MAX_FAILURE_ENV, failed_metrics, max_failure_rate, task_failure_rates
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -174,8 +174,14 @@ def check(run_dir: Path, requested: list[str] | None, threshold: float) -> tuple
 
 def run(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
+    if not run_dir.exists():
+        print(f"chronotasks check: error: {run_dir} does not exist: lmms-eval most likely failed before writing any "
+              "result (it exits 0 even then); the real error is in the traceback above the last line it printed",
+              file=sys.stderr)
+        return 1
     if not run_dir.is_dir():
-        print(f"chronotasks check: error: {run_dir} is not a folder (give the run's --output_path)", file=sys.stderr)
+        print(f"chronotasks check: error: {run_dir} is a file, not a folder (give the run's --output_path)",
+              file=sys.stderr)
         return 1
     try:
         threshold = max_failure_rate() if args.max_failure is None else args.max_failure
@@ -191,11 +197,20 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:  # a results file that is not JSON
         print(f"chronotasks check: error: {err}", file=sys.stderr)
         return 1
+    print_provenance(run_dir, checked)
     if problems:
         print(f"FAILED: {len(problems)} problem(s) in {run_dir}:\n  " + "\n  ".join(p.line() for p in problems), file=sys.stderr)
         return 1
     print(f"OK: {len(checked)} task(s) with results in {run_dir}, none with more than {threshold:.0%} failed samples")
     return 0
+
+
+def print_provenance(run_dir: Path, checked: list[str]) -> None:
+    """What produced each checked task (``chronotasks.provenance``), per results file."""
+    for found in newest_runs(run_dir):
+        tasks = [task for task in checked if task in (found.data.get("configs") or {})]
+        if tasks:
+            print(f"Provenance ({found.path}):\n  " + "\n  ".join(provenance.lines(found.data, tasks)))
 
 
 __all__ = ["Problem", "add_arguments", "check", "last_error", "run", "task_problems"]

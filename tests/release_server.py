@@ -90,7 +90,7 @@ class ReleaseServer:
 
     def add_release(self, release, folder: Path) -> None:
         """Serve the files of ``release`` (a chronotasks.data.fetch.Release) from ``folder``, a copy
-        of the release's inner folder (e.g. ../shared/seed-data/tabvlm for data/)."""
+        of the release's inner folder (e.g. a whole copy's tabvlm/ for data/)."""
         from chronotasks.benchmarks.release import inner_path
 
         for path in release.files:

@@ -94,8 +94,15 @@ tenacity.RetryError: RetryError[<Future at 0x7fa87a9adf10 state=finished raised 
 
 
 def test_check_refuses_what_it_cannot_read_in_one_line(tmp_path, monkeypatch, capsys):
-    assert check(str(tmp_path / "nowhere"), capsys=capsys) == (1, f"chronotasks check: error: {tmp_path / 'nowhere'} is not a folder "
-                                                                 "(give the run's --output_path)\n")
+    # a --output_path that lmms-eval never created: it failed before writing (and exited 0)
+    status, text = check(str(tmp_path / "nowhere"), capsys=capsys)
+    assert status == 1 and text.count("\n") == 1
+    assert text.startswith(f"chronotasks check: error: {tmp_path / 'nowhere'} does not exist: lmms-eval most likely failed")
+    assert "the traceback above the last line it printed" in text and "not the run's" not in text
+    (tmp_path / "a_file").write_text("")
+    assert check(str(tmp_path / "a_file"), capsys=capsys) == (
+        1, f"chronotasks check: error: {tmp_path / 'a_file'} is a file, not a folder (give the run's --output_path)\n")
+    (tmp_path / "a_file").unlink()
     assert check(str(tmp_path), "--max-failure", "2", capsys=capsys)[0] == 1
     monkeypatch.setenv(MAX_FAILURE_ENV, "half")
     status, text = check(str(tmp_path), capsys=capsys)

@@ -1,5 +1,5 @@
 """What a published copy of each benchmark's data must say: the paper, where the data comes from,
-and the terms it comes under (read from the papers in shared/papers/ and the release repositories).
+and the terms it comes under (read from the papers and the release repositories).
 
 Used for the dataset card that ``chronotasks export`` writes. The licence notes say what the papers
 say; none of the releases carries a licence file of its own, so a lab that republishes the data

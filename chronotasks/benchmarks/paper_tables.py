@@ -1,8 +1,8 @@
 """The papers' published result tables as data, for setting a run beside them (``chronotasks report``).
 
 A benchmark's tables live in ``chronotasks/benchmarks/<benchmark>/paper_tables.py`` as ``TABLES``
-(table number -> ``PaperTable``), typed in from the paper (../shared/papers/) and checked by the
-benchmark's tests against every total the paper prints (averages, differences, composite scores).
+(table number -> ``PaperTable``), typed in from the paper (cited in ``chronotasks/benchmarks/cards.py``) and
+checked by the benchmark's tests against every total the paper prints (averages, differences, composite scores).
 
 Figures are as printed: percentages stay percentages (``scale`` says what one unit is), "-" cells
 are None. ``measures`` ties a column to the lmms-eval task and metric of ours that measure the same

@@ -300,7 +300,11 @@ def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] 
     """A ``process_docs`` hook that replaces the YAML's placeholder rows with the task's records."""
 
     def process_docs(_placeholder: datasets.Dataset) -> datasets.Dataset:
-        return load_task_docs(benchmark, task_file, required)
+        from chronotasks import provenance
+
+        docs = load_task_docs(benchmark, task_file, required)
+        provenance.attach(benchmark, benchmark_dir(benchmark), task_file)   # into the results file's "configs"
+        return docs
 
     process_docs.task_data = (benchmark, task_file)  # type: ignore[attr-defined]  # read by check-data
     return process_docs

@@ -126,11 +126,15 @@ def recall_statistic(k: int) -> Statistic:
 
 def add_bertscore(samples: list[dict[str, Any]]) -> None:
     """Per-sample BERTScore F1 (``bertscore_f1``) of MuseBench VQA samples, in one batched pass with the
-    scorer the task uses (``CHRONOTASKS_BERTSCORE_MODEL``); lmms-eval logs only the (pred, ref) pairs."""
+    model and layer the run scored with, as its samples log them (lmms-eval logs only the (pred, ref) pairs,
+    not the values); never with another model: a run that did not log its scorer gets no interval."""
+    from chronotasks.provenance import run_bertscore
     from chronotasks.scoring.text_similarity import bertscore_f1
 
+    model, layer = run_bertscore(samples)
     pairs = [s["bertscore"] for s in samples]
-    for sample, value in zip(samples, bertscore_f1([p["pred"] for p in pairs], [p["ref"] for p in pairs])):
+    values = bertscore_f1([p["pred"] for p in pairs], [p["ref"] for p in pairs], model_type=model, num_layers=layer)
+    for sample, value in zip(samples, values):
         sample["bertscore_f1"] = value
 
 

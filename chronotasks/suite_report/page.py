@@ -20,7 +20,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from chronotasks import reporting
+from chronotasks import provenance, reporting
 from chronotasks.benchmarks.tempviz import CATEGORIES as TEMPVIZ_CATEGORIES
 from chronotasks.failures import FAILURE_METRICS, MAX_FAILURE_ENV, max_failure_rate
 from chronotasks.suite_report import context, offsets
@@ -508,6 +508,8 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
               "samples (failed/all). Symbols: the end of this page; definitions of the figures: the benchmark READMEs "
               "(chronotasks/tasks/<benchmark>/README.md).",
               "", "## Runs", "", runs_table(models)]
+    parts += provenance.report_section([(m.label, r.results.path.name, r.results.data) for m in models for r in m.runs])
+    results_by_model = {m.label: [r.results.data for r in m.runs] for m in models}
     section = None
     all_tables = tables + [t for t in (gray, comparisons) if t is not None]
     views = ContextViews()
@@ -518,6 +520,7 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
         demo = any(reporting.is_demo(model_origins.get(row.labels[0])) for row in table.rows)
         title = table.title + (f" — {reporting.DEMO_WARNING}" if demo else "")
         parts += ["", f"{title}:", "", table_markdown(table)]
+        parts += provenance.stand_in_marks(table.rows, results_by_model)
         parts += views.add(table, models, demo)
         if table.section == "TempViz" and judges_md:
             parts += ["", "Judges against human labels (`chronotasks metaeval tempviz`; macro P/R/F1 %, Q2 AND Q3):", "",

@@ -142,27 +142,27 @@ def test_a_folder_without_the_release_fails_and_leaves_prepared_data_untouched(p
     assert _snapshot(copy) == before
 
 
-def test_an_incomplete_release_names_what_is_missing(seed_data, tmp_path, capsys):
+def test_an_incomplete_release_names_what_is_missing(release_excerpts, tmp_path, capsys):
     import shutil
 
     partial = tmp_path / "release"
-    shutil.copytree(seed_data / "chronovision", partial, ignore=shutil.ignore_patterns("news"))
+    shutil.copytree(release_excerpts / "chronovision", partial, ignore=shutil.ignore_patterns("news"))
     assert main(["prepare", "chronovision", "--source", str(partial), "--images", str(tmp_path), "--out", str(tmp_path / "o")]) == 1
     err = capsys.readouterr().err
     assert "incomplete ChronoVision release, missing news/sports/sports-MMT-test-information.json" in err
     assert not (tmp_path / "o").exists()
 
 
-def test_empty_localization_files_are_named_as_empty_not_as_missing_images(seed_data, tmp_path, capsys):
+def test_empty_localization_files_are_named_as_empty_not_as_missing_images(release_excerpts, tmp_path, capsys):
     """Before: "every record lacks an image (e.g. )" — there was no record to lack one."""
     import shutil
 
     release = tmp_path / "release"
-    shutil.copytree(seed_data / "chronovision", release)
+    shutil.copytree(release_excerpts / "chronovision", release)
     for path in (release / "artifacts" / "localization").glob("*.jsonl"):
         path.write_text("")
     images = tmp_path / "images"
-    write_standin_images(seed_data / "chronovision", images, seed=0)
+    write_standin_images(release_excerpts / "chronovision", images, seed=0)
     out = tmp_path / "o"
     assert main(["prepare", "chronovision", "--source", str(release), "--images", str(images), "--out", str(out)]) == 1
     err = capsys.readouterr().err
@@ -171,10 +171,10 @@ def test_empty_localization_files_are_named_as_empty_not_as_missing_images(seed_
     assert "(e.g. )" not in err and not list(out.glob("*.jsonl"))   # no task file written
 
 
-def test_the_repository_root_is_accepted_and_images_that_are_not_there_fail_cleanly(seed_data, tmp_path, capsys):
+def test_the_repository_root_is_accepted_and_images_that_are_not_there_fail_cleanly(release_excerpts, tmp_path, capsys):
     root = tmp_path / "ChronoVision"            # the repository as cloned: the release sits in 'test & ans/'
     root.mkdir()
-    (root / "test & ans").symlink_to(seed_data / "chronovision")
+    (root / "test & ans").symlink_to(release_excerpts / "chronovision")
     (root / "README.md").write_text("ChronoVision")
     empty_images = tmp_path / "images"
     empty_images.mkdir()

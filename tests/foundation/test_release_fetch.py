@@ -1,5 +1,5 @@
 """`chronotasks prepare` fetching a published release, against a local HTTP server serving a copy
-of it (the real release files from ../shared/seed-data, at the URLs the release pins): checksums,
+of it (the whole release files of $CHRONOTASKS_SEED_DATA, at the URLs the release pins): checksums,
 a dropped connection resumed with Range, a corrupt file, no network found once."""
 
 import time

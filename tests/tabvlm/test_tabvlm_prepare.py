@@ -1,4 +1,4 @@
-"""`chronotasks prepare tabvlm` on the real release file (../shared/seed-data/tabvlm)
+"""`chronotasks prepare tabvlm` on the real release file (the whole copy in $CHRONOTASKS_SEED_DATA)
 with locally generated stand-in images, plus every way an image can be
 missing: found under its alt_image_url name, downloaded (after a 503) from a
 local HTTP server, corrupt locally and 404 remotely, gone entirely. Then the

@@ -1,6 +1,6 @@
 """TAB-VLM's release protocol (tasks/tabvlm/release/, chronotasks/scoring/release_tabvlm.py).
 
-Real release questions (../shared/seed-data) converted as ``chronotasks prepare`` converts them,
+Real release questions (the committed excerpt of the release) converted as ``chronotasks prepare`` converts them,
 asked with the release's numbered prompts; replies written as models answer those prompts. Each
 reply carries two hand-worked values: what the release code makes of it (its rules, worked out by
 hand from src/eval/inference.py and main.py: 1 / 0, or None when the release leaves the reply out
@@ -64,8 +64,12 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def release_questions(seed_data):
-    data = json.loads((seed_data / "tabvlm" / "temporal_anomaly_benchmark.json").read_text(encoding="utf-8"))
+def release_questions(release_excerpts):
+    return _questions(release_excerpts)
+
+
+def _questions(releases: Path) -> dict[str, dict]:
+    data = json.loads((releases / "tabvlm" / "temporal_anomaly_benchmark.json").read_text(encoding="utf-8"))
     return {q["question_id"]: q for q in data["questions"]}
 
 
@@ -173,9 +177,9 @@ def test_numbered_answer_space_round_trip():
         AnswerSpace("year", lo=1, hi=2, numbered=True)
 
 
-def test_duplicate_style_period_options_in_the_release(release_questions):
+def test_duplicate_style_period_options_in_the_release(seed_data):
     """The README's count: 32 style-period questions list an option text twice, 18 of them the correct one."""
-    style = [q for q in release_questions.values() if q["question_type"] == "style_period_attribution"]
+    style = [q for q in _questions(seed_data).values() if q["question_type"] == "style_period_attribution"]
     duplicated = [q for q in style if len(set(q["options"])) < len(q["options"])]
     correct_twice = [q for q in duplicated if q["options"].count(q["options"][q["correct_index"]]) > 1]
     assert (len(style), len(duplicated), len(correct_twice)) == (100, 32, 18)

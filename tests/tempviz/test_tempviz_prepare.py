@@ -31,8 +31,14 @@ def test_counts_match_table1(prepared):
     assert all(r["matches"] for r in report.values())
 
 
-def test_record_fields(prepared):
-    out, _ = prepared
+@pytest.fixture(scope="module")
+def prepared_excerpt(release_excerpts, tmp_path_factory):
+    out = tmp_path_factory.mktemp("tempviz_excerpt")
+    return out, prepare(release_excerpts / "tempviz" / "tempviz", out)
+
+
+def test_record_fields(prepared_excerpt):
+    out, _ = prepared_excerpt
     animals = {r["id"]: r for r in read_jsonl(out / "animals.jsonl")}
     first = animals["Animals-0"]
     assert first["prompt"] == "Create a photorealistic image of an Aardvark that is one month old."

@@ -1,5 +1,5 @@
 """ChronoVision's published tables (Zhou et al., "Seeing Time: Benchmarking Chronological Reasoning and
-Shortcut Biases in VLMs"; ../shared/papers/chronovision-seeing-time.txt), typed in from the paper.
+Shortcut Biases in VLMs"; github.com/LuoRenqiang/ChronoVision), typed in from the paper.
 
 Checked in tests/chronovision/test_chronovision_paper_tables.py against what the paper lets one
 recompute: Δ_ACC = ACC_1 - ACC_2 in every row of Tables III and IV; Table III's Score is the composite

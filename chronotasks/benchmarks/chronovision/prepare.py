@@ -59,7 +59,7 @@ TASK_FILES = ("artifacts_loc.jsonl", "artifacts_sort_intra.jsonl", "artifacts_so
 _INNER = "test & ans"
 RELEASE = Release(
     repository="LuoRenqiang/ChronoVision",
-    commit="becc2b4",   # as pinned in shared/seed-data/README.md; every file is checked by SHA-256 below
+    commit="becc2b4",   # the release's commit; every file is checked by SHA-256 below
     inner=_INNER,
     files={f"{_INNER}/{path}": sha for path, sha in {
         "artifacts/localization/carving.jsonl": "93deb8fd30153e1f4abb4284b957c6aa4800d4d12f593f488b20949326cb04dd",

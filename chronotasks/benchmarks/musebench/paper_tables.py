@@ -1,4 +1,5 @@
-"""MuseBench's published tables (../shared/papers/musebench.txt), typed in from the paper.
+"""MuseBench's published tables (the ACL submission "MuseBench: A Comprehensive Benchmark for Multimodal Cultural
+Understanding of Chinese Museum Artifacts"), typed in from the paper.
 
 Checked in tests/musebench/test_musebench_paper_tables.py against what the paper lets one recompute:
 Table 2's Overall lies between its three museums and is within 0.15 of their average weighted by Table

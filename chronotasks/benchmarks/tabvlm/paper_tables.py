@@ -1,5 +1,5 @@
 """TAB-VLM's published tables (Ranjan et al., "On the Cultural Anachronism and Temporal Reasoning in
-Vision Language Models"; ../shared/papers/tabvlm-cultural-anachronism.txt), typed in from the paper.
+Vision Language Models"; khushboo0012.github.io/tab-vlm-webpage), typed in from the paper.
 
 Checked in tests/tabvlm/test_tabvlm_paper_tables.py against what the paper lets one recompute:
 Table 4 repeats Table 1's columns for two models; Table 9's counts sum to the 100 questions; Table 10's

@@ -1,4 +1,4 @@
-"""TempViz's published tables (../shared/papers/tempviz.txt), typed in from the paper: the human
+"""TempViz's published tables (Holtermann et al.; github.com/TAI-HAMBURG/TempViz), typed in from the paper: the human
 agreement (Table 2) and the meta-evaluation of automatic judges against the human labels (Tables 3
 and 4; ours: ``chronotasks metaeval tempviz``, which computes the same statistics). Not typed:
 Tables 1 and 5-11 (data, templates, licences, models), Tables 12-13 (Table 4 per category).

@@ -9,6 +9,7 @@ the sample's artifact; the aggregations give Recall@K overall and per museum.
 
 from __future__ import annotations
 
+from chronotasks import provenance
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs, make_process_docs, scores_image_failures
 from chronotasks.extraction import read_answer
@@ -29,6 +30,7 @@ def _retrieval_docs(task_file):
     def process_docs(_placeholder):
         root = benchmark_dir(BENCHMARK)
         docs = load_task_docs(BENCHMARK, task_file, RETRIEVAL_FIELDS)
+        provenance.attach(BENCHMARK, root, task_file)
 
         def absolute(batch):  # one call for all rows; each corpus file (a handful) resolved once
             resolved = {c: str((root / c).resolve()) for c in set(batch["corpus"])}
@@ -75,7 +77,9 @@ def vqa_process_results(doc, results):
             "anls": anls(pred, doc["answer"]), "acc": vqa_accuracy(doc["qtype"], pred, doc["answer"], period)}
     metrics = ("bertscore", "anls", "score", "accuracy", "period_accuracy", "author_accuracy",
                *(f"{m}_{k}" for k in ("zhejiang", "palace", "npm") for m in ("bertscore", "anls", "score")))
-    return {**{name: item for name in metrics}, "empty_answer": float(not pred), **logged}
+    # the BERTScore model the aggregations score with, in every sample: the report's intervals use it, never another
+    return {**{name: item for name in metrics}, "empty_answer": float(not pred), **logged,
+            provenance.BERTSCORE_SAMPLE_KEY: provenance.bertscore_provenance()}
 
 
 def vqa_descriptive_process_results(doc, results):
