@@ -13,7 +13,7 @@ from chronotasks.cli import build_parser
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
-README_LIMIT = 15 * 1024        # bytes: the README says what chronotasks is and how to start; the rest is in docs/
+README_LIMIT = 15 * 1024  # bytes: the README says what chronotasks is and how to start; the rest is in docs/
 BENCHMARKS = ("tabvlm", "chronovision", "musebench", "tempviz")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 
@@ -50,7 +50,7 @@ def test_readme_links_into_docs_and_every_docs_page_is_linked():
 def test_every_relative_link_resolves(doc):
     broken = []
     for target in LINK.findall(doc.read_text(encoding="utf-8")):
-        if re.match(r"[a-z]+:", target):                      # https:, mailto:
+        if re.match(r"[a-z]+:", target):  # https:, mailto:
             continue
         path, _, anchor = target.partition("#")
         resolved = (doc.parent / path).resolve() if path else doc
