@@ -2,9 +2,11 @@
 
 lmms-eval 0.7.3 finds tasks by walking its own ``lmms_eval/tasks/`` folder and the folders given
 with ``--include_path``. So that ``lmms-eval --tasks tabvlm_chrono`` works with no flag after
-``pip install chronotasks``, the wheel ships a copy of ``chronotasks/tasks/`` (task YAMLs, the
-placeholder data file, READMEs) at ``lmms_eval/tasks/chronotasks/``: plain files listed in the
-wheel's RECORD, so ``pip uninstall chronotasks`` removes them and nothing else.
+``pip install chronotasks``, the wheel ships a copy of ``chronotasks/tasks/`` (task YAMLs; the
+templates they include, named ``_default_template*_yaml`` as in lmms-eval's own folders, so that
+its indexer does not take them for tasks; the placeholder data file; READMEs) at
+``lmms_eval/tasks/chronotasks/``: plain files listed in the wheel's RECORD, so ``pip uninstall
+chronotasks`` removes them and nothing else.
 
 The copy holds no Python. A YAML line ``!function utils.NAME`` (lmms-eval loads ``utils.py`` from
 the YAML's own folder) becomes ``!function chronotasks.tasks.<benchmark>.utils.NAME``, which
@@ -28,6 +30,7 @@ from pathlib import Path
 TASKS_PACKAGE = "chronotasks.tasks"
 PACK_FOLDER = ("lmms_eval", "tasks", "chronotasks")  # relative to site-packages / the wheel root
 PACKED_SUFFIXES = (".yaml", ".jsonl", ".md")
+TEMPLATE_ENDING = "_yaml"  # an included template: YAML, but not a task lmms-eval indexes (``_default_template_yaml``)
 
 # `!function module.attr` as lmms-eval's YAML loader reads it (module may be dotted).
 _FUNCTION_TAG = re.compile(r"(!function\s+)([A-Za-z_][\w.]*)\.([A-Za-z_]\w*)")
@@ -55,15 +58,20 @@ def pack_yaml(text: str, yaml_path: Path, tasks_dir: Path) -> str:
     return _FUNCTION_TAG.sub(absolute, text)
 
 
+def is_yaml(path: Path) -> bool:
+    """A task or group YAML, or a template the YAMLs include."""
+    return path.suffix == ".yaml" or (path.suffix == "" and path.name.endswith(TEMPLATE_ENDING))
+
+
 def pack_files(tasks_dir: Path) -> dict[str, bytes]:
     """{path relative to the pack folder (POSIX): content} for every file the pack ships."""
     tasks_dir = Path(tasks_dir).resolve()
     files = {}
     for path in sorted(tasks_dir.rglob("*")):
-        if not path.is_file() or path.suffix not in PACKED_SUFFIXES or "__pycache__" in path.parts:
+        if not path.is_file() or not (is_yaml(path) or path.suffix in PACKED_SUFFIXES) or "__pycache__" in path.parts:
             continue
         relative = path.relative_to(tasks_dir).as_posix()
-        if path.suffix == ".yaml":
+        if is_yaml(path):
             files[relative] = pack_yaml(path.read_text(encoding="utf-8"), path, tasks_dir).encode("utf-8")
         else:
             files[relative] = path.read_bytes()

@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # Install chronotasks and run a real lmms-eval evaluation of the random baseline on the bundled
 # demo data of the VLM benchmarks (TAB-VLM, also under its release protocol, ChronoVision, MuseBench VQA).
-# Usage: bash examples/quickstart.sh [TASKS] [MODEL]
+# Usage, from a clone, inside a virtual environment of its own:
+#   python3 -m venv .venv && . .venv/bin/activate
+#   bash examples/quickstart.sh [TASKS] [MODEL]
+# It installs into the active environment's python3 (a conda environment counts) and refuses to run
+# outside one, so it never installs into the system's Python.
 # Exits non-zero when any task of the run has no results or failed (lmms-eval itself exits 0 after an
 # evaluation error; `chronotasks check` reads what it wrote and the real error from its log).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TASKS="${1:-chrono_demo,tabvlm_chrono,tabvlm_chrono_release,chronovision,musebench_vqa}"
 MODEL="${2:-chrono_random}"
+
+if ! python3 -c 'import os, sys; sys.exit(0 if sys.prefix != sys.base_prefix or os.environ.get("CONDA_PREFIX") else 1)'; then
+  echo "quickstart: $(command -v python3) is not in a virtual environment; make one and run this again:" >&2
+  echo "  python3 -m venv .venv && . .venv/bin/activate && bash examples/quickstart.sh" >&2
+  exit 1
+fi
 
 python3 -m pip install --quiet --disable-pip-version-check -c constraints.txt torch torchvision
 python3 -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".[test]"
@@ -23,7 +33,7 @@ fi
 chronotasks demo-data --out "$CHRONOTASKS_DATA" --force   # the quickstart's own folder: always demo data
 
 RUN="outputs/quickstart/$(date +%Y%m%d_%H%M%S)"
-# One lmms-eval run (through the python that pip installed into; its output kept in OUT/lmms_eval.log),
+# One lmms-eval run (through the environment's python3, where pip installed; its output kept in OUT/lmms_eval.log),
 # then `chronotasks check`: exit 1 naming each task without results or failed, with the cause.
 evaluate() {  # evaluate OUT TASKS MODEL [MODEL_ARGS]
   mkdir -p "$1"

@@ -1,6 +1,6 @@
 """``chronotasks new-benchmark NAME``: a working skeleton of a new benchmark in its four places.
 
-    chronotasks/tasks/NAME/        _template.yaml, NAME.yaml (group), NAME_period.yaml, utils.py, README.md
+    chronotasks/tasks/NAME/        _default_template_yaml, NAME.yaml (group), NAME_period.yaml, utils.py, README.md
     chronotasks/benchmarks/NAME/   __init__.py, demo.py (found by `chronotasks demo-data`, no registration)
     prompts/NAME/period.j2
     tests/NAME/test_NAME.py
@@ -27,7 +27,7 @@ TEMPLATES_DIR = Path(__file__).resolve().parent
 
 # template file -> where it goes, relative to the repository root ({name}: the benchmark, {task}: its task)
 FILES = {
-    "task_template.yaml.j2": "chronotasks/tasks/{name}/_template.yaml",
+    "task_template.yaml.j2": "chronotasks/tasks/{name}/_default_template_yaml",
     "group.yaml.j2": "chronotasks/tasks/{name}/{name}.yaml",
     "task.yaml.j2": "chronotasks/tasks/{name}/{task}.yaml",
     "task_utils.py.j2": "chronotasks/tasks/{name}/utils.py",

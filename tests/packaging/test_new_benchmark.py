@@ -21,7 +21,7 @@ EXPECTED = [
     "chronotasks/benchmarks/zzbench/__init__.py",
     "chronotasks/benchmarks/zzbench/demo.py",
     "chronotasks/tasks/zzbench/README.md",
-    "chronotasks/tasks/zzbench/_template.yaml",
+    "chronotasks/tasks/zzbench/_default_template_yaml",
     "chronotasks/tasks/zzbench/zzbench.yaml",
     "chronotasks/tasks/zzbench/zzbench_period.yaml",
     "chronotasks/tasks/zzbench/utils.py",

@@ -1,4 +1,4 @@
-"""The README's install story is true today (issue 24, Why 5): chronotasks is not on PyPI yet, so the card's
+"""The README's install story is true today: chronotasks is not on PyPI yet, so the card's
 `pip install chronotasks` cannot work; the README says so, shows the wheel built from a clone with the
 file name the build really writes, and the card's model-class line names the `[hf]` extra that
 `--model qwen2_5_vl` needs."""

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import importlib
 import re
+from pathlib import Path
 
 import yaml
 
-from chronotasks.task_pack import installed_pack, pack_files, pack_yaml
+from chronotasks.task_pack import installed_pack, is_yaml, pack_files, pack_yaml
 from chronotasks.tasks import TASKS_DIR
 
 FUNCTION = re.compile(r"!function\s+(\S+)")
@@ -23,12 +24,14 @@ def test_pack_holds_every_task_file_and_no_python():
     assert any(name.endswith(".yaml") for name in files)
     assert set(packed) == files
     assert "_placeholder.jsonl" in packed  # the templates' `data_files: ../_placeholder.jsonl`
+    # the included templates, named as lmms-eval names its own (not indexed as tasks)
+    assert {"tabvlm/_default_template_yaml", "musebench/_default_template_retrieval_yaml"} <= set(packed)
     assert not [name for name in packed if name.endswith((".py", ".pyc"))]
 
 
 def test_pack_yamls_differ_from_the_source_only_in_hook_module_names():
     for relative, content in pack_files(TASKS_DIR).items():
-        if not relative.endswith(".yaml"):
+        if not is_yaml(Path(relative)):
             assert content == (TASKS_DIR / relative).read_bytes(), relative
             continue
         source_lines = (TASKS_DIR / relative).read_text(encoding="utf-8").splitlines()
@@ -43,7 +46,7 @@ def test_pack_yamls_differ_from_the_source_only_in_hook_module_names():
 def test_every_packed_hook_imports_as_lmms_eval_will_import_it():
     """In the pack no utils.py lies beside a YAML, so lmms-eval imports `module.attr` by name."""
     for relative, content in pack_files(TASKS_DIR).items():
-        if not relative.endswith(".yaml"):
+        if not is_yaml(Path(relative)):
             continue
         for target in FUNCTION.findall(content.decode("utf-8")):
             module, _, attr = target.rpartition(".")

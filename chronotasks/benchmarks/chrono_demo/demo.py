@@ -1,5 +1,5 @@
 """Demo data for the `chrono_demo` tasks: the smallest complete example of a
-chronotasks benchmark (see README, "Adding a task").
+chronotasks benchmark (see CONTRIBUTING.md, "How a task is written").
 
 - period.jsonl: one image, four period options, one correct letter.
 - pair.jsonl: two images, which is earlier ("1"/"2"). The earlier image is

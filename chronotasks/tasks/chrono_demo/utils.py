@@ -6,6 +6,7 @@ from chronotasks.extraction import read_answer
 from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 from chronotasks.scoring import exact_match
 from chronotasks.prompts import render
+from chronotasks.tasks.messages import make_doc_to_messages
 
 period_docs = make_process_docs("chrono_demo", "period.jsonl", required=("id", "images", "options", "answer"))
 pair_docs = make_process_docs("chrono_demo", "pair.jsonl", required=("id", "images", "answer"))
@@ -18,6 +19,10 @@ def period_doc_to_text(doc, lmms_eval_specific_kwargs=None):
 
 def pair_doc_to_text(doc, lmms_eval_specific_kwargs=None):
     return render("chrono_demo/pair_earlier.j2")
+
+
+period_doc_to_messages = make_doc_to_messages(doc_to_visual, period_doc_to_text)
+pair_doc_to_messages = make_doc_to_messages(doc_to_visual, pair_doc_to_text)
 
 
 @scores_image_failures

@@ -23,6 +23,7 @@ from chronotasks.scoring.period_distance import bias, chance_bias, chance_distan
 from chronotasks.scoring.release_chronovision import multimodal_correct, news_year, shortcut_correct
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
 from chronotasks.prompts import render
+from chronotasks.tasks.messages import images_then_text, make_doc_to_messages
 
 B = BENCHMARK
 loc_docs = make_process_docs(B, "artifacts_loc.jsonl", ("id", "images", "options", "answer", "dynasty", "category"))
@@ -58,6 +59,13 @@ def news_multimodal_doc_to_text(doc, lmms_eval_specific_kwargs=None):
     return render("chronovision/news_multimodal.j2", event=doc["event"])
 
 
+loc_doc_to_messages = make_doc_to_messages(doc_to_visual, loc_doc_to_text)
+sort_doc_to_messages = make_doc_to_messages(doc_to_visual, sort_doc_to_text)
+news_year_doc_to_messages = make_doc_to_messages(doc_to_visual, news_year_doc_to_text)
+news_year_confidence_doc_to_messages = make_doc_to_messages(doc_to_visual, news_year_confidence_doc_to_text)
+news_multimodal_doc_to_messages = make_doc_to_messages(doc_to_visual, news_multimodal_doc_to_text)
+
+
 def gray_cache_dir() -> Path:
     return Path(os.environ.get("CHRONOVISION_GRAY_CACHE") or benchmark_dir(B) / "cache" / "grayscale")
 
@@ -77,8 +85,7 @@ def _shortcut_text(doc, cot):
 
 
 def _messages(doc, system, user):
-    content = [{"type": "image", "url": image} for image in shortcut_doc_to_visual(doc)] + [{"type": "text", "text": user}]
-    return [{"role": "system", "content": [{"type": "text", "text": system}]}, {"role": "user", "content": content}]
+    return images_then_text(shortcut_doc_to_visual(doc), user, system)
 
 
 def shortcut_doc_to_text(doc, lmms_eval_specific_kwargs=None):

@@ -19,6 +19,7 @@ from chronotasks.scoring.chinese_periods import dynasty_of
 from chronotasks.scoring.retrieval import hit_rank, parse_ranking, recall_at
 from chronotasks.scoring.text_similarity import bertscore_f1, contains_answer
 from chronotasks.prompts import render
+from chronotasks.tasks.messages import make_doc_to_messages
 
 BENCHMARK = "musebench"
 VQA_FIELDS = ("id", "images", "question", "answer", "qtype", "museum_key")
@@ -135,6 +136,10 @@ for _name in VQA_AGGREGATIONS:  # NaN for a failed task (chronotasks/failures.py
 # -- Cultural Retrieval ---------------------------------------------------------------------
 def retrieval_doc_to_text(doc, lmms_eval_specific_kwargs=None):
     return doc["query_text"]  # the text query (T2I); empty for image queries (I2T)
+
+
+vqa_doc_to_messages = make_doc_to_messages(doc_to_visual, vqa_doc_to_text)
+retrieval_doc_to_messages = make_doc_to_messages(doc_to_visual, retrieval_doc_to_text)
 
 
 @scores_image_failures

@@ -9,6 +9,7 @@ from chronotasks.data.loading import make_process_docs
 from chronotasks.data.origin import origin_of
 from chronotasks.failures import failed_metrics
 from chronotasks.scoring import mean
+from chronotasks.tasks.messages import make_doc_to_messages
 
 _REQUIRED = ("id", "category", "prompt", "temporal_cue")
 METRICS = ("acceptance", "score", "judge_parse_failure", "judge_failure", "generation_failure")
@@ -26,6 +27,9 @@ def doc_to_visual(doc):
 def doc_to_text(doc, lmms_eval_specific_kwargs=None):
     remember_task_kwargs(doc["category"], lmms_eval_specific_kwargs)
     return doc["prompt"]
+
+
+doc_to_messages = make_doc_to_messages(doc_to_visual, doc_to_text)
 
 
 def process_results(doc, results):
