@@ -15,8 +15,8 @@ beside them:
 - circular variants (plain vs circular accuracy, position bias, choice rate per position);
 - grayscale variants: colour, gray and Δ = colour − gray per task and per period, paired;
 - paired comparisons of every model with the first one (difference, interval, p-value);
-- TempViz judges against human labels when a ``chronotasks metaeval tempviz --out`` folder
-  (its ``metaeval.json``) is among the RUN_DIRs.
+- a benchmark's meta-evaluation (e.g. judges against human labels) when a ``chronotasks metaeval
+  <benchmark> --out`` folder (its ``metaeval.json``) is among the RUN_DIRs.
 """
 
 from __future__ import annotations

@@ -385,10 +385,8 @@ def test_a_benchmark_of_the_registry_without_tables_gets_a_generic_one(tmp_path,
     """Every benchmark of the registry appears with no edit of the report (issue 24, Why 10): a task of
     a benchmark with no table here shows its first listed metric; a task of no benchmark, under "Other tasks"."""
     from chronotasks import benchmarks
-    from chronotasks.suite_report import headlines
 
     monkeypatch.setattr(benchmarks, "BENCHMARKS", (*benchmarks.BENCHMARKS, "zzbench"))
-    monkeypatch.setattr(headlines, "BENCHMARKS", benchmarks.BENCHMARKS)
     samples = {"zzbench_period": _accuracy_samples([1, 1, 0, 1, 0]), "mmmu_val": [{"mmmu_acc": 1.0}, {"mmmu_acc": 0.0}]}
     path = _write_run(tmp_path / "run", "chrono_random", 0, samples,
                       {"zzbench_period": {"parse_failure": 0.0, "accuracy": 0.6}, "mmmu_val": {"mmmu_acc": 0.5}})
@@ -571,3 +569,52 @@ def test_a_chance_level_that_depends_on_the_questions_shows_each_models(tmp_path
     assert main(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "out")]) == 0
     chance = row(table((tmp_path / "out" / "report.md").read_text(), "Table III ("), "*chance*")
     assert chance[8:10] == ["1.2", "25.00/30.00"] and chance[11] == "–"        # S needs every task
+
+
+# -- each benchmark tells the report what to show, from its own folder ------------------------------
+def test_the_report_names_no_benchmark_and_imports_none():
+    """Every benchmark's tables, papers' rows, plots and variant rows are said in its own report_spec.py;
+    chronotasks/suite_report/ only discovers them (chronotasks.benchmarks.REPORT_SPECS)."""
+    import ast
+
+    from chronotasks import benchmarks
+
+    folder = Path(benchmarks.__file__).parents[1] / "suite_report"
+    names = [*benchmarks.BENCHMARKS, "TAB-VLM", "ChronoVision", "MuseBench", "TempViz", "News-Year"]
+    assert set(benchmarks.REPORT_SPECS) >= {"chrono_demo", "chronovision", "musebench", "tabvlm", "tempviz"}
+    for path in sorted(folder.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not [n for n in names if n.lower() in text.lower()], path.name
+        for node in ast.walk(ast.parse(text)):
+            modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                       else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            assert not [m for m in modules if m.startswith("chronotasks.benchmarks.") and m != "chronotasks.benchmarks.paper_tables"], \
+                (path.name, modules)
+
+
+def test_a_benchmark_is_shown_from_its_report_spec_alone(tmp_path, monkeypatch):
+    """A module that says what to show, found through the registry: its table, its chance row, its plot."""
+    import sys
+
+    from chronotasks import benchmarks
+
+    (tmp_path / "zz_spec.py").write_text(
+        "from chronotasks.suite_report.spec import BenchmarkReport, Headline, PanelSpec, PlotSpec, TableSpec, mean_of, "
+        "metric_point\n"
+        "def tables():\n"
+        "    h = Headline('right', ('zzbench_period',), metric_point('zzbench_period', 'accuracy'), mean_of('accuracy'), "
+        "chance=0.5)\n"
+        "    return [TableSpec('zz', 'Zz bench', 'Zz accuracy (%)', None, (('', (h,)),))]\n"
+        "def report_spec():\n"
+        "    return BenchmarkReport(order=9, tables=tables, symbols={'right': 'share answered right'},\n"
+        "                           plots=(PlotSpec('zz.png', (PanelSpec('zz', 'Zz', '%'),)),))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(benchmarks, "REPORT_SPECS", {**benchmarks.REPORT_SPECS, "zzbench": "zz_spec:report_spec"})
+    _write_run(tmp_path / "run", "m", 0, {"zzbench_period": _accuracy_samples([1, 0, 1, 1])},
+               {"zzbench_period": {"accuracy": 0.75, "parse_failure": 0.0}})
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    sys.modules.pop("zz_spec", None)
+    assert "\n## Zz bench\n" in page and row(table(page, "Zz accuracy"), "m")[1].startswith("75.0 [")
+    assert row(table(page, "Zz accuracy"), "*chance*")[1] == "50.0"
+    assert "- **right**: share answered right" in page and "](zz.png)" in page
