@@ -267,7 +267,8 @@ def _bars(categories: list[str], series_cells: dict[str, list[Cell | None]], sca
     intervals = {name: [(math.nan, math.nan) if c is None else (c.low * scale, c.high * scale) for c in cells]
                  for name, cells in series_cells.items()}
     labels = [with_n(category, [cells[i] for cells in series_cells.values()]) for i, category in enumerate(categories)]
-    return reporting.BarPanel(title, labels, series, ylabel, intervals=intervals)
+    sizes = {name: [None if c is None else c.questions for c in cells] for name, cells in series_cells.items()}
+    return reporting.BarPanel(title, labels, series, ylabel, intervals=intervals, sizes=sizes)
 
 
 def _panel(table: Table, title: str, ylabel: str, columns: list[str] | None = None) -> reporting.BarPanel:
@@ -414,6 +415,7 @@ class Report:
     markdown: str
     csv: dict[str, str]                                   # file name -> text
     plots: dict[str, list]                                # file name -> panels (bar panels, or count heatmaps)
+    mark: str | None = None                               # printed inside every plot (demo data)
 
 
 def runs_table(models: list[Model]) -> str:
@@ -518,7 +520,7 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
     csv = {f"{t.id}.csv": table_csv(t) for t in all_tables} | views.csv()
     for extra in extras:
         csv.update(extra.csv)
-    return Report("\n".join(parts) + "\n", csv, panels)
+    return Report("\n".join(parts) + "\n", csv, panels, reporting.DEMO_WARNING if demo_page else None)
 
 
 def write(report: Report, out: Path) -> list[Path]:
@@ -533,7 +535,7 @@ def write(report: Report, out: Path) -> list[Path]:
     for name, panels in report.plots.items():
         tmp = out / f".{name[:-4]}.{os.getpid()}.tmp.png"
         draw = reporting.write_heatmaps if isinstance(panels[0], reporting.HeatmapPanel) else reporting.write_bar_chart
-        draw(tmp, panels)
+        draw(tmp, panels, mark=report.mark)
         os.replace(tmp, out / name)
         written.append(out / name)
     return written

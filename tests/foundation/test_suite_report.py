@@ -5,6 +5,7 @@ worked out by hand (the report of real lmms-eval runs: tests/foundation/test_var
 from __future__ import annotations
 
 import csv
+import math
 import json
 from pathlib import Path
 
@@ -618,3 +619,64 @@ def test_a_benchmark_is_shown_from_its_report_spec_alone(tmp_path, monkeypatch):
     assert "\n## Zz bench\n" in page and row(table(page, "Zz accuracy"), "m")[1].startswith("75.0 [")
     assert row(table(page, "Zz accuracy"), "*chance*")[1] == "50.0"
     assert "- **right**: share answered right" in page and "](zz.png)" in page
+
+
+# -- plots that cannot mislead ----------------------------------------------------------------------
+def test_published_row_names_never_overprint_or_clip():
+    """Two published rows at the same value in the last category, with long names, and a third just above:
+    drawn, no two names' text boxes overlap, and every name lies inside its axes across and the figure."""
+    from chronotasks import reporting
+
+    long_names = ["Qwen2.5-VL-7B-Instruct", "GPT-4o-2024-08-06", "Gemini-2.5-Pro-Preview"]
+    values = [66.7, 66.7, 68.0]
+    lines = [reporting.ReferenceLine("published rows (Table 9)", [20.0, v], "paper", ["", name])
+             for v, name in zip(values, long_names)]
+    lines.append(reporting.ReferenceLine("published rows (Table 9)", [21.0, 10.0], "paper", ["Qwen2.5-VL-7B", ""]))
+    lines.append(reporting.ReferenceLine("published rows (Table 9)", [21.0, 10.0], "paper", ["GPT-4o", ""]))
+    panel = reporting.BarPanel("per period", ["Iron Age", "Modern India"], {"a model with a long name": [30.0, 100.0]},
+                               "accuracy (%)", references=lines)
+    figure = reporting.bar_chart([panel])
+    renderer = figure.canvas.get_renderer()
+    axes = figure.axes[0]
+    notes = [t for t in axes.texts if t.get_text() in [*long_names, "Qwen2.5-VL-7B", "GPT-4o"]]
+    assert len(notes) == 5
+    boxes = [t.get_window_extent(renderer) for t in notes]
+    for i, box in enumerate(boxes):
+        assert axes.bbox.x0 <= box.x0 and box.x1 <= axes.bbox.x1, notes[i].get_text()
+        assert figure.bbox.y0 <= box.y0 and box.y1 <= figure.bbox.y1, notes[i].get_text()
+        assert not [notes[j].get_text() for j in range(i) if boxes[j].overlaps(box)], notes[i].get_text()
+
+
+def test_missing_bars_say_so_and_few_questions_show_n():
+    """A missing or failed cell draws no bar (not a bar of height 0) and says "no figure"; a bar on fewer than
+    FEW_N questions carries its n; a mark (demo data) is printed inside the figure."""
+    from chronotasks import reporting
+    from chronotasks.suite_report.measure import Cell
+    from chronotasks.suite_report.page import _bars
+
+    panel = _bars(["Tang", "Song", "Yuan"], {"m": [Cell(1.0, questions=1), None, Cell(0.5, 0.3, 0.7, questions=40)],
+                                             "failed": [Cell(math.nan, questions=5), None, None]},
+                  100.0, "per dynasty", "accuracy (%)")
+    figure = reporting.bar_chart([panel], mark=reporting.DEMO_WARNING)
+    axes = figure.axes[0]
+    heights = sorted(round(p.get_height(), 6) for p in axes.patches)
+    assert heights == [50.0, 100.0]                        # two bars: no zero-height stand-in for the missing four
+    texts = [t.get_text() for t in axes.texts]
+    assert texts.count(reporting.MISSING_BAR) == 4
+    assert "n=1" in texts and "n=40" not in texts          # the one-question 100% bar says n=1
+    assert figure.get_suptitle() == reporting.DEMO_WARNING
+
+
+def test_a_demo_report_marks_its_figures(recorded):
+    from chronotasks import reporting
+    from chronotasks.data.origin import DATA_ORIGIN, DEMO_ORIGIN
+    from chronotasks.suite_report.measure import Measurer, Settings, load_models
+    from chronotasks.suite_report.page import build
+
+    root, _ = recorded
+    assert build(load_models([root / "beta"]), Measurer(Settings(resamples=50)), []).mark is None
+    path = root / "beta" / "20250101_000000_samples_chrono_demo_period.jsonl"
+    path.write_text("".join(json.dumps({**json.loads(line), DATA_ORIGIN: DEMO_ORIGIN}) + "\n"
+                            for line in path.read_text().splitlines()))
+    report = build(load_models([root / "beta"]), Measurer(Settings(resamples=50)), [])
+    assert report.mark == reporting.DEMO_WARNING and report.plots
