@@ -313,7 +313,7 @@ class BarPanel:
     errors: Mapping[str, Sequence[float]] | None = None   # same shape as series; error bars where given
     intervals: Mapping[str, Sequence[tuple[float, float]]] | None = None   # (low, high) per bar: asymmetric error bars
     references: Sequence[ReferenceLine] = ()
-    sizes: Mapping[str, Sequence[int | None]] | None = None   # questions per bar: "n=k" written on bars with few (FEW_N)
+    sizes: Mapping[str, Sequence[int | None]] | None = None   # questions per bar: "n=k" on bars with few (FEW_N)
 
 
 @dataclass(frozen=True)
@@ -386,8 +386,10 @@ def _draw_panel(axes: Any, panel: BarPanel) -> tuple[list[Any], list[Any]]:
         elif errors is not None:
             errors = [0.0 if math.isnan(e) else e for e in errors]
         drawn = [i for i, v in enumerate(values) if not math.isnan(v)]
-        if errors:
-            errors = [[row[i] for i in drawn] for row in errors] if isinstance(errors[0], list) else [errors[i] for i in drawn]
+        if errors and isinstance(errors[0], list):      # (low, high) per bar
+            errors = [[row[i] for i in drawn] for row in errors]
+        elif errors:
+            errors = [errors[i] for i in drawn]
         color = f"C{index % 10}"        # by series, also where a series has no bar at all
         axes.bar([offsets[i] for i in drawn], [values[i] for i in drawn], width, label=label, color=color,
                  yerr=errors if drawn else None, capsize=2 if errors else 0)
@@ -399,7 +401,8 @@ def _draw_panel(axes: Any, panel: BarPanel) -> tuple[list[Any], list[Any]]:
         for i, n in zip(drawn, [sizes[i] if i < len(sizes) else None for i in drawn]):
             if n is not None and n < FEW_N:
                 fixed.append(axes.annotate(f"n={n}", (offsets[i], values[i]), xytext=(0, 2), textcoords="offset points",
-                                           ha="center", va="bottom" if values[i] >= 0 else "top", fontsize=6, color=color))
+                                           ha="center", va="bottom" if values[i] >= 0 else "top", fontsize=6,
+                                           color=color))
     notes = _draw_references(axes, panel.references)
     axes.set_xticks(range(len(panel.categories)), list(panel.categories), rotation=20, ha="right")
     axes.set_title(panel.title)
@@ -420,7 +423,7 @@ def place_notes(figure: Any, notes: Sequence[Any], fixed: Sequence[Any] = ()) ->
     points = 72.0 / figure.dpi
     for note in sorted(notes, key=lambda n: (n.xy[1], n.xy[0])):
         for _ in range(len(notes) + 1):
-            box, across = note.get_window_extent(renderer), note.axes.bbox    # within its axes across: not under the legend
+            box, across = note.get_window_extent(renderer), note.axes.bbox    # inside its axes: not under the legend
             dx = min(0.0, across.x1 - 1 - box.x1) + max(0.0, across.x0 + 1 - box.x0)
             hit = next((b for b in placed if b.overlaps(box)), None)
             dy = 0.0 if hit is None else hit.y1 - box.y0 + 1

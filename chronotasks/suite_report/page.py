@@ -14,7 +14,6 @@ period) and signed year-error histograms."""
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass, field, replace
@@ -148,12 +147,13 @@ def row_health(model: Model, tasks: list[str], threshold: float) -> tuple[dict[s
 
 
 def shown_specs(models: list[Model]) -> list[TableSpec]:
-    """The benchmark tables, then generic tables of the tasks none of them shows."""
+    """The benchmark tables, then generic tables of the tasks none of them shows, then strict match where reported."""
     known = specs.tables()
     shown = {t for spec in known for _, row in spec.variants for h in row for t in h.tasks}
     runs = [run for model in models for run in model.runs]
     leaves = list(dict.fromkeys(task for run in runs for task in leaf_tasks(run)))
-    return known + specs.generic_tables([run.results for run in runs], leaves, shown)
+    results = [run.results for run in runs]
+    return known + specs.generic_tables(results, leaves, shown) + specs.strict_match_tables(results, leaves)
 
 
 def benchmark_tables(models: list[Model], measurer: Measurer, threshold: float) -> list[Table]:
@@ -305,7 +305,8 @@ def spec_panel(tables: dict[str, Table], panel: PanelSpec) -> reporting.BarPanel
     table = tables.get(panel.table)
     if table is None:
         return None
-    columns = [c for c, (_, h) in zip(table.columns, table.rows[0].cells) if h.scale == 100.0] if panel.percent_only else None
+    cells = zip(table.columns, table.rows[0].cells)
+    columns = [c for c, (_, h) in cells if h.scale == 100.0] if panel.percent_only else None
     return _panel(table, panel.title, panel.ylabel, columns)
 
 
@@ -452,7 +453,8 @@ def read_first(tables: list[Table], models: list[Model], model_origins: dict[str
     return lines
 
 
-def symbols_markdown(tables: list[Table], panels: dict[str, list], extras: list[ExtraView], used_too: list[str] = ()) -> str:
+def symbols_markdown(tables: list[Table], panels: dict[str, list], extras: list[ExtraView],
+                     used_too: list[str] = ()) -> str:
     used = ["n", "[low, high]", *used_too]
     used += ["±"] if any(_show_sd(t) for t in tables) else []
     used += ["p"] if any(cell is not None and cell.p is not None for t in tables for row in t.rows for cell, _ in row.cells) else []

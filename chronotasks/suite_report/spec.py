@@ -41,9 +41,11 @@ def numbers(unit: Unit, key: str, field: str | None = None) -> list[float]:
 
 def sum_count(key: str, field: str | None = None) -> Callable[[Unit], tuple[float, float]]:
     """Per unit: (sum, count) of the values under ``key`` (``field``)."""
+
     def extract(unit: Unit) -> tuple[float, float]:
         values = numbers(unit, key, field)
         return sum(values), len(values)
+
     return extract
 
 
@@ -69,6 +71,7 @@ def choice_rate(letter: str) -> Statistic:
     def extract(unit: Unit) -> tuple[float, float]:
         chosen = [s["circular_accuracy"]["choice"] for s in unit if s["circular_accuracy"].get("choice") is not None]
         return sum(c == letter for c in chosen), len(chosen)
+
     return Statistic(extract, ratio)
 
 
@@ -90,9 +93,11 @@ def answered(key: str) -> Callable[[dict[str, Any]], bool]:
 
 def offset_statistic(key: str, absolute: bool) -> Statistic:
     """Mean (absolute: distance; signed: bias) offset of the period-distance items under ``key``, answered ones only."""
+
     def extract(unit: Unit) -> tuple[float, float]:
         offsets = numbers(unit, key, "offset")
         return sum(abs(o) if absolute else o for o in offsets), len(offsets)
+
     return Statistic(extract, ratio)
 
 
@@ -119,6 +124,7 @@ def pooled_point(tasks: Iterable[str], metric: str) -> Callable[[RunResults], fl
         sizes = [float(((run.data.get("n-samples") or {}).get(t) or {}).get("effective") or math.nan) for t in tasks]
         values = [metric_value(run, t, metric) for t in tasks]
         return sum(s * v for s, v in zip(sizes, values)) / sum(sizes)
+
     return point
 
 
@@ -131,14 +137,46 @@ def offset_headlines(task: str, metrics: tuple[str, str, str, str] = PERIOD_OFFS
     scoring/period_distance.py): ``metrics`` name the four in its results; each sample holds the item under
     the bias metric. Distance and bias count the answered questions, the chance values all of them."""
     distance, bias, distance_chance, bias_chance = metrics
-    return (Headline("distance", (task,), metric_point(task, distance), offset_statistic(bias, absolute=True),
-                     select=answered(bias), counted="answered", scale=1, digits=2),
-            Headline("chance distance", (task,), metric_point(task, distance_chance), mean_of(bias, "chance_distance"),
-                     scale=1, digits=2, compared=False),
-            Headline("bias", (task,), metric_point(task, bias), offset_statistic(bias, absolute=False),
-                     select=answered(bias), counted="answered", scale=1, digits=2),
-            Headline("chance bias", (task,), metric_point(task, bias_chance), mean_of(bias, "chance_bias"),
-                     scale=1, digits=2, compared=False))
+    return (
+        Headline(
+            "distance",
+            (task,),
+            metric_point(task, distance),
+            offset_statistic(bias, absolute=True),
+            select=answered(bias),
+            counted="answered",
+            scale=1,
+            digits=2,
+        ),
+        Headline(
+            "chance distance",
+            (task,),
+            metric_point(task, distance_chance),
+            mean_of(bias, "chance_distance"),
+            scale=1,
+            digits=2,
+            compared=False,
+        ),
+        Headline(
+            "bias",
+            (task,),
+            metric_point(task, bias),
+            offset_statistic(bias, absolute=False),
+            select=answered(bias),
+            counted="answered",
+            scale=1,
+            digits=2,
+        ),
+        Headline(
+            "chance bias",
+            (task,),
+            metric_point(task, bias_chance),
+            mean_of(bias, "chance_bias"),
+            scale=1,
+            digits=2,
+            compared=False,
+        ),
+    )
 
 
 # -- what a benchmark shows -----------------------------------------------------------------------
@@ -148,11 +186,13 @@ class PaperRows:
     column each of our columns is, and the variants (rows) of ours it compares with."""
 
     table: PaperTable
-    columns: Mapping[str, str]                                    # our column -> the paper's column
-    variants: tuple[str, ...] | None = None                       # None: every variant of the table
-    convert: Mapping[str, Callable[[float], float]] = field(default_factory=dict)   # paper figure -> our unit, where they differ
-    note: str = ""                                                # what the reader must know (e.g. "CoT prompt")
-    shows: str = ""                                               # what the rows shown are, where not the table's metric
+    columns: Mapping[str, str]  # our column -> the paper's column
+    variants: tuple[str, ...] | None = None  # None: every variant of the table
+    convert: Mapping[str, Callable[[float], float]] = field(
+        default_factory=dict
+    )  # paper figure -> our unit, where they differ
+    note: str = ""  # what the reader must know (e.g. "CoT prompt")
+    shows: str = ""  # what the rows shown are, where not the table's metric
 
     def figure(self, row: str, column: str) -> float | None:
         """The paper's figure for our ``column`` in our displayed unit (None: not printed)."""
@@ -169,13 +209,13 @@ class TableSpec:
     id: str
     section: str
     title: str
-    variant_header: str | None          # None: one variant, no variant column
+    variant_header: str | None  # None: one variant, no variant column
     variants: tuple[tuple[str, tuple[Headline, ...]], ...]
-    compare: bool = True                 # include in the paired comparisons between models
+    compare: bool = True  # include in the paired comparisons between models
     papers: tuple[PaperRows, ...] = ()
-    confusion: tuple[tuple[str, str, tuple[str, ...]], ...] = ()   # (task, item key, period names oldest first)
+    confusion: tuple[tuple[str, str, tuple[str, ...]], ...] = ()  # (task, item key, period names oldest first)
     year_errors: tuple[tuple[str, str], ...] = ()  # (task, item key) of signed year-error histograms
-    unit: str = ""                                 # a how-far-off table's unit (periods, dynasties, years)
+    unit: str = ""  # a how-far-off table's unit (periods, dynasties, years)
 
     @property
     def columns(self) -> list[str]:
@@ -244,13 +284,39 @@ class BenchmarkReport:
 def accuracy_gray_row(base: str) -> GrayRow:
     """The grayscale row of a task's ``accuracy``, its main figure."""
     gray = base + "_gray"
-    return GrayRow("accuracy", Headline("accuracy", (base,), metric_point(base, "accuracy"), mean_of("accuracy")),
-                   Headline("accuracy", (gray,), metric_point(gray, "accuracy"), mean_of("accuracy")), plotted=True)
+    return GrayRow(
+        "accuracy",
+        Headline("accuracy", (base,), metric_point(base, "accuracy"), mean_of("accuracy")),
+        Headline("accuracy", (gray,), metric_point(gray, "accuracy"), mean_of("accuracy")),
+        plotted=True,
+    )
 
 
 __all__ = [
-    "CIRCULAR_ACCURACY", "PERIOD_OFFSET_METRICS", "YEAR_OFFSET_METRICS", "BenchmarkReport", "ExtraView", "GrayRow",
-    "Headline", "PanelSpec", "PaperRows", "PlotSpec", "TableSpec", "accuracy_gray_row", "answered", "choice_rate",
-    "in_group", "mean_of", "mean_of_task_means", "mean_point", "metric_point", "numbers", "offset_headlines",
-    "offset_statistic", "pooled_point", "present", "space_chance", "sum_count",
+    "CIRCULAR_ACCURACY",
+    "PERIOD_OFFSET_METRICS",
+    "YEAR_OFFSET_METRICS",
+    "BenchmarkReport",
+    "ExtraView",
+    "GrayRow",
+    "Headline",
+    "PanelSpec",
+    "PaperRows",
+    "PlotSpec",
+    "TableSpec",
+    "accuracy_gray_row",
+    "answered",
+    "choice_rate",
+    "in_group",
+    "mean_of",
+    "mean_of_task_means",
+    "mean_point",
+    "metric_point",
+    "numbers",
+    "offset_headlines",
+    "offset_statistic",
+    "pooled_point",
+    "present",
+    "space_chance",
+    "sum_count",
 ]

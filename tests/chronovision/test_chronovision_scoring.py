@@ -41,8 +41,10 @@ def test_the_tasks_terms_add_up_to_s():
         tau = tau_from_table(100 * f["50 × (1 + τ)"])
         intra, cross = tau + 0.1, tau - 0.1              # the two sort levels, τ their mean
         terms = (localization_term(f["ACC_A"]) + sorting_term(intra) / 2 + sorting_term(cross) / 2
-                 + shortcut_term(f["ACC_B"], f["Δ_ACC"]) + year_term(f["ACC_Y"], 100 * f["MAE"]) + multimodal_term(f["ACC_M"]))
-        s = chronovision_composite(f["ACC_A"], tau, f["ACC_B"], f["Δ_ACC"], f["ACC_Y"], 100 * f["MAE"], f["ACC_M"])["S"]
+                 + shortcut_term(f["ACC_B"], f["Δ_ACC"]) + year_term(f["ACC_Y"], 100 * f["MAE"])
+                 + multimodal_term(f["ACC_M"]))
+        s = chronovision_composite(f["ACC_A"], tau, f["ACC_B"], f["Δ_ACC"], f["ACC_Y"], 100 * f["MAE"],
+                                   f["ACC_M"])["S"]
         assert terms == pytest.approx(s, abs=1e-12), model
 
 
@@ -64,7 +66,8 @@ def test_every_aggregation_a_yaml_names_is_defined_by_that_name():
             defined |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         elif isinstance(node, ast.ImportFrom):
             defined |= {a.asname or a.name for a in node.names}
-    named = {m for path in folder.glob("*.yaml") for m in re.findall(r"!function utils\.(\w+)", path.read_text(encoding="utf-8"))}
+    named = {m for path in folder.glob("*.yaml")
+             for m in re.findall(r"!function utils\.(\w+)", path.read_text(encoding="utf-8"))}
     assert len(named) > 60 and named <= defined, sorted(named - defined)
     assert "globals()" not in source
 
@@ -169,9 +172,10 @@ def test_sort_hooks(utils):
     assert swapped["tau"] == pytest.approx(2 / 3) and swapped["exact_order"] == 0.0
     assert failed["tau"] == 0.0 and failed["parse_failure"] == 1.0
     taus = [exact["tau"], swapped["tau"], failed["tau"]]  # mean 5/9
-    assert utils.tau_50(taus) == pytest.approx(50 * (1 + 5 / 9))
+    assert utils.tau_0_100([r["tau_0_100"] for r in (exact, swapped, failed)]) == pytest.approx(50 * (1 + 5 / 9))
     assert utils.sort_share(taus) == pytest.approx((1 + 5 / 9) / 2 / 12)
-    assert utils.sort_share([r["composite_S_release"] for r in (exact, swapped, failed)]) == pytest.approx((1 + 5 / 9) / 2 / 12)
+    release_terms = [r["composite_S_release"] for r in (exact, swapped, failed)]
+    assert utils.sort_share(release_terms) == pytest.approx((1 + 5 / 9) / 2 / 12)
     assert math.isnan(utils.sort_share([r["composite_S_release"] for r in (exact, failed, failed)]))
 
 

@@ -10,8 +10,17 @@ from typing import Any
 
 from chronotasks import reporting
 from chronotasks.benchmarks.tempviz import CATEGORIES
-from chronotasks.suite_report.spec import BenchmarkReport, ExtraView, Headline, PanelSpec, PlotSpec, TableSpec, mean_of
-from chronotasks.suite_report.spec import metric_point, pooled_point
+from chronotasks.suite_report.spec import (
+    BenchmarkReport,
+    ExtraView,
+    Headline,
+    PanelSpec,
+    PlotSpec,
+    TableSpec,
+    mean_of,
+    metric_point,
+    pooled_point,
+)
 
 TASKS = tuple(f"tempviz_{c.lower()}" for c in CATEGORIES)
 SECTION = "TempViz"
@@ -27,18 +36,26 @@ def add_acceptance(samples: list[dict[str, Any]]) -> None:
         if isinstance(value, dict):
             verdict = value.get("verdict")
             if not isinstance(verdict, dict):
-                raise ValueError("the logged samples carry no judge verdicts (a run on several processes: lmms-eval "
-                                 "judges gathered copies; the verdicts are in <judge_cache_dir>/samples/)")
+                raise ValueError(
+                    "the logged samples carry no judge verdicts (a run on several processes: lmms-eval "
+                    "judges gathered copies; the verdicts are in <judge_cache_dir>/samples/)"
+                )
             sample["accepted"] = float(verdict.get("accept") is True)
         elif isinstance(value, (int, float)):
             sample["accepted"] = float(value)
 
 
 def tables() -> list[TableSpec]:
-    row = tuple(Headline(c, (t,), metric_point(t, "acceptance"), mean_of("accepted"), prepare=add_acceptance)
-                for c, t in zip(CATEGORIES, TASKS))
+    row = tuple(
+        Headline(c, (t,), metric_point(t, "acceptance"), mean_of("accepted"), prepare=add_acceptance)
+        for c, t in zip(CATEGORIES, TASKS)
+    )
     row += (Headline("All", TASKS, pooled_point(TASKS, "acceptance"), mean_of("accepted"), prepare=add_acceptance),)
-    return [TableSpec("tempviz", SECTION, "Judge acceptance per category (% of generated images accepted)", None, (("", row),))]
+    return [
+        TableSpec(
+            "tempviz", SECTION, "Judge acceptance per category (% of generated images accepted)", None, (("", row),)
+        )
+    ]
 
 
 def judges(files: list[Path]) -> ExtraView:
@@ -48,7 +65,10 @@ def judges(files: list[Path]) -> ExtraView:
     for path in files:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            entries = [*data["judges"].items(), (f"random baseline (seed {data['random_baseline']['seed']})", data["random_baseline"])]
+            entries = [
+                *data["judges"].items(),
+                (f"random baseline (seed {data['random_baseline']['seed']})", data["random_baseline"]),
+            ]
         except (OSError, ValueError, KeyError, TypeError) as err:
             raise ValueError(f"{path}: not a `chronotasks metaeval tempviz` metaeval.json ({err})") from err
         for name, result in entries:
@@ -64,15 +84,32 @@ def judges(files: list[Path]) -> ExtraView:
         categories = ["Overall", *CATEGORIES]
         sizes = {c: list(dict.fromkeys(scores[c][1] for scores in f1.values() if c in scores)) for c in categories}
         labels = [f"{c}\n(n={'/'.join(map(str, sizes[c]))})" if sizes[c] else c for c in categories]
-        plots["tempviz_judges.png"] = [reporting.BarPanel(
-            "TempViz judges vs human labels (macro F1)", labels,
-            {judge: [scores.get(c, (math.nan, 0))[0] for c in categories] for judge, scores in f1.items()}, "macro F1 (%)")]
-    return ExtraView(SECTION, "Judges against human labels (`chronotasks metaeval tempviz`; macro P/R/F1 %, Q2 AND Q3):",
-                     reporting.markdown_table(header, rows), {"tempviz_judges.csv": reporting.csv_text(header, rows)}, plots,
-                     {"P / R / F1": "macro precision, recall and F1 of a judge's verdicts against the human labels"})
+        plots["tempviz_judges.png"] = [
+            reporting.BarPanel(
+                "TempViz judges vs human labels (macro F1)",
+                labels,
+                {judge: [scores.get(c, (math.nan, 0))[0] for c in categories] for judge, scores in f1.items()},
+                "macro F1 (%)",
+            )
+        ]
+    return ExtraView(
+        SECTION,
+        "Judges against human labels (`chronotasks metaeval tempviz`; macro P/R/F1 %, Q2 AND Q3):",
+        reporting.markdown_table(header, rows),
+        {"tempviz_judges.csv": reporting.csv_text(header, rows)},
+        plots,
+        {"P / R / F1": "macro precision, recall and F1 of a judge's verdicts against the human labels"},
+    )
 
 
 def report_spec() -> BenchmarkReport:
-    return BenchmarkReport(order=4, tables=tables, metaeval=judges,
-                           plots=(PlotSpec("tempviz_acceptance.png", (PanelSpec("tempviz", "TempViz acceptance per category",
-                                                                                "accepted (%)"),)),))
+    return BenchmarkReport(
+        order=4,
+        tables=tables,
+        metaeval=judges,
+        plots=(
+            PlotSpec(
+                "tempviz_acceptance.png", (PanelSpec("tempviz", "TempViz acceptance per category", "accepted (%)"),)
+            ),
+        ),
+    )

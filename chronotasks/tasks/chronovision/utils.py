@@ -17,7 +17,8 @@ from chronotasks.benchmarks.chronovision.grayscale import trial_image
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, benchmark_dir, doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
-from chronotasks.failures import FailedScore, mean_unless_failed, unless_failed  # noqa: F401  (mean_unless_failed: the YAMLs' aggregation of scores)
+from chronotasks.failures import FailedScore, unless_failed
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores)
 from chronotasks.scoring import extract_json, kendall_tau, mean, within_k
 from chronotasks.scoring.composite import localization_term, multimodal_term, shortcut_term, sorting_term, year_term
 from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
@@ -107,7 +108,8 @@ def loc_process_results(doc, results):
     item = {"dynasty": doc["dynasty"], "category": doc["category"], "correct": float(pred == doc["answer"])}
     offset = dynasty_offset(doc, pred)
     # the release ships no scorer for the artifacts tasks: their share of S_release is our reading
-    return {"ACC_A": item["correct"], "composite_S": item["correct"], "composite_S_release": ours(item["correct"], pred),
+    return {"ACC_A": item["correct"], "composite_S": item["correct"],
+            "composite_S_release": ours(item["correct"], pred),
             "parse_failure": float(pred is None), **logged,
             **{f"acc_{d.lower()}": item for d in DYNASTIES}, **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES},
             "period_distance": offset, "period_bias": offset, "period_distance_chance": offset, "period_bias_chance": offset}
@@ -136,7 +138,8 @@ def sort_process_results(doc, results):
     pred, logged = read_answer(space if space.base is not None else replace(space, base=0), results[0])  # 0-based image indices
     tau = kendall_tau(pred, gold)
     exact = float(pred is not None and list(pred) == gold)
-    return {"tau": tau, "tau_50": tau, "exact_order": exact, "composite_S": tau, "composite_S_release": ours(tau, pred),
+    return {"tau": tau, "tau_0_100": {"tau": tau}, "exact_order": exact, "composite_S": tau,
+            "composite_S_release": ours(tau, pred),
             "parse_failure": float(pred is None), **logged}
 
 
@@ -253,8 +256,10 @@ MAE_chance, year_bias_chance = chance_distance, chance_bias
 
 
 @unless_failed
-def tau_50(values):
-    return 50.0 * (1.0 + mean(values))
+def tau_0_100(items):
+    """Table III's 50 × (1 + τ), on a 0-100 scale. Its items are {"tau": τ}, not numbers: lmms-eval would
+    give it the standard error of τ (a 0-1 figure) otherwise."""
+    return 50.0 * (1.0 + mean([item["tau"] for item in items]))
 
 
 # ``composite_S``: each task's term of S (chronotasks.scoring.composite, the one definition of S)
