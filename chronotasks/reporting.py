@@ -260,6 +260,11 @@ def demo_lines(origins: dict[str, set[str] | None]) -> list[str]:
             "(procedurally drawn, a few dozen per task): they exercise the tasks end to end and measure nothing."]
 
 
+def demo_mark(origins: dict[str, set[str] | None]) -> str | None:
+    """The caveat printed inside every plot when a model read demo data (``origins_by_model``), else None."""
+    return DEMO_WARNING if any(is_demo(found) for found in origins.values()) else None
+
+
 def model_name(run: RunResults, with_args: bool = False) -> str:
     """``config.model`` of the run ("?" if absent), with ``(model_args)`` appended when asked and non-empty."""
     config = run.data.get("config") or {}
@@ -375,6 +380,8 @@ def _draw_panel(axes: Any, panel: BarPanel) -> tuple[list[Any], list[Any]]:
     """Bars (none, and "no figure" written, where a value is missing), error bars, n on bars with few
     questions, reference lines; returns the reference lines' name notes (``place_notes`` moves them apart)
     and the texts written on the bars (which they must not cover)."""
+    from matplotlib.patches import Rectangle
+
     width = 0.8 / max(1, len(panel.series))
     fixed: list[Any] = []
     for index, (label, values) in enumerate(panel.series.items()):
@@ -391,8 +398,11 @@ def _draw_panel(axes: Any, panel: BarPanel) -> tuple[list[Any], list[Any]]:
         elif errors:
             errors = [errors[i] for i in drawn]
         color = f"C{index % 10}"        # by series, also where a series has no bar at all
-        axes.bar([offsets[i] for i in drawn], [values[i] for i in drawn], width, label=label, color=color,
-                 yerr=errors if drawn else None, capsize=2 if errors else 0)
+        if drawn:
+            axes.bar([offsets[i] for i in drawn], [values[i] for i in drawn], width, label=label, color=color,
+                     yerr=errors, capsize=2 if errors else 0)
+        else:                           # its legend entry, in its colour (an empty bar set has none)
+            axes.add_patch(Rectangle((0.0, 0.0), 0.0, 0.0, color=color, label=label))
         for i, value in enumerate(values):
             if math.isnan(value):       # missing is not 0: no bar, and it says so
                 fixed.append(axes.text(offsets[i], 0.0, MISSING_BAR, rotation=90, ha="center", va="bottom", fontsize=6,
@@ -408,8 +418,11 @@ def _draw_panel(axes: Any, panel: BarPanel) -> tuple[list[Any], list[Any]]:
     axes.set_title(panel.title)
     axes.set_ylabel(panel.ylabel)
     axes.axhline(0.0, color="black", linewidth=0.6)
-    # the legend beside the axes, never over the bars
-    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    # the legend beside the axes, never over the bars: reference lines, then the series in their order
+    order = {name: index for index, name in enumerate(panel.series)}
+    entries = sorted(zip(*axes.get_legend_handles_labels()), key=lambda entry: order.get(entry[1], -1))
+    axes.legend([h for h, _ in entries], [label for _, label in entries], fontsize="small", loc="upper left",
+                bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     return notes, fixed
 
 
@@ -458,7 +471,9 @@ def _draw_references(axes: Any, references: Sequence[ReferenceLine]) -> list[Any
             note = line.notes[index] if line.notes else ""
             if note:
                 notes.append(axes.annotate(note, (index + 0.45, value), fontsize=6, color=style["color"], va="center",
-                                           xytext=(2, 0), textcoords="offset points", annotation_clip=False))
+                                           xytext=(2, 0), textcoords="offset points", annotation_clip=False, zorder=5,
+                                           bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none",
+                                                 "alpha": 0.8}))     # legible over the bars it may cross
     return notes
 
 

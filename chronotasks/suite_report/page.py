@@ -522,7 +522,7 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
     csv = {f"{t.id}.csv": table_csv(t) for t in all_tables} | views.csv()
     for extra in extras:
         csv.update(extra.csv)
-    return Report("\n".join(parts) + "\n", csv, panels, reporting.DEMO_WARNING if demo_page else None)
+    return Report("\n".join(parts) + "\n", csv, panels, reporting.demo_mark(model_origins))
 
 
 def write(report: Report, out: Path) -> list[Path]:

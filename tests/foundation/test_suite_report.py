@@ -659,8 +659,11 @@ def test_missing_bars_say_so_and_few_questions_show_n():
                   100.0, "per dynasty", "accuracy (%)")
     figure = reporting.bar_chart([panel], mark=reporting.DEMO_WARNING)
     axes = figure.axes[0]
-    heights = sorted(round(p.get_height(), 6) for p in axes.patches)
+    heights = sorted(round(p.get_height(), 6) for p in axes.patches if p.get_width() > 0)
     assert heights == [50.0, 100.0]                        # two bars: no zero-height stand-in for the missing four
+    # the failed series has no bar but keeps its legend entry, in its own colour
+    legend = dict(zip([t.get_text() for t in axes.get_legend().get_texts()], axes.get_legend().legend_handles))
+    assert legend["failed"].get_facecolor() != legend["m"].get_facecolor()
     texts = [t.get_text() for t in axes.texts]
     assert texts.count(reporting.MISSING_BAR) == 4
     assert "n=1" in texts and "n=40" not in texts          # the one-question 100% bar says n=1
