@@ -260,6 +260,11 @@ def demo_lines(origins: dict[str, set[str] | None]) -> list[str]:
             "(procedurally drawn, a few dozen per task): they exercise the tasks end to end and measure nothing."]
 
 
+def demo_mark(origins: dict[str, set[str] | None]) -> str | None:
+    """The caveat printed inside every plot when a model read demo data (``origins_by_model``), else None."""
+    return DEMO_WARNING if any(is_demo(found) for found in origins.values()) else None
+
+
 def model_name(run: RunResults, with_args: bool = False) -> str:
     """``config.model`` of the run ("?" if absent), with ``(model_args)`` appended when asked and non-empty."""
     config = run.data.get("config") or {}
@@ -313,6 +318,7 @@ class BarPanel:
     errors: Mapping[str, Sequence[float]] | None = None   # same shape as series; error bars where given
     intervals: Mapping[str, Sequence[tuple[float, float]]] | None = None   # (low, high) per bar: asymmetric error bars
     references: Sequence[ReferenceLine] = ()
+    sizes: Mapping[str, Sequence[int | None]] | None = None   # questions per bar: "n=k" on bars with few (FEW_N)
 
 
 @dataclass(frozen=True)
@@ -327,27 +333,57 @@ class HeatmapPanel:
     ylabel: str = ""
 
 
-def write_bar_chart(path: str | Path, panels: Sequence[BarPanel]) -> Path:
-    """Draw the panels one above the other into a PNG at ``path``; returns the path."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+# a bar resting on fewer questions than this carries its n (a 1-question 100% bar reads as a result)
+FEW_N = 10
+MISSING_BAR = "no figure"
 
+
+def _mark(figure: Any, mark: str | None) -> None:
+    """The caveat inside the figure (e.g. demo data), so a copied PNG keeps it."""
+    if mark:
+        figure.suptitle(mark, color="firebrick", fontsize=9, fontweight="bold")
+
+
+def write_bar_chart(path: str | Path, panels: Sequence[BarPanel], mark: str | None = None) -> Path:
+    """Draw the panels one above the other into a PNG at ``path`` (``mark``: a caveat printed at the top
+    of the figure); returns the path."""
     if not panels:
         raise ValueError(f"{path}: nothing to plot")
-    legend = max(len(str(name)) for p in panels for name in p.series) if any(p.series for p in panels) else 0
-    width = max(6.0, 1.2 * max(len(p.categories) for p in panels)) + min(6.0, 0.09 * legend + 0.8)
-    figure = Figure(figsize=(width, 3.8 * len(panels)), layout="constrained")
-    FigureCanvasAgg(figure)
-    for axes, panel in zip(figure.subplots(len(panels), 1, squeeze=False)[:, 0], panels):
-        _draw_panel(axes, panel)
+    figure = bar_chart(panels, mark)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, format="png", dpi=120)
     return path
 
 
-def _draw_panel(axes: Any, panel: BarPanel) -> None:
+def bar_chart(panels: Sequence[BarPanel], mark: str | None = None) -> Any:
+    """The matplotlib figure of ``write_bar_chart`` (Agg canvas, 120 dpi), laid out and its notes placed."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    legend = max(len(str(name)) for p in panels for name in p.series) if any(p.series for p in panels) else 0
+    width = max(6.0, 1.2 * max(len(p.categories) for p in panels)) + min(6.0, 0.09 * legend + 0.8)
+    figure = Figure(figsize=(width, 3.8 * len(panels) + (0.3 if mark else 0.0)), layout="constrained", dpi=120)
+    canvas = FigureCanvasAgg(figure)
+    _mark(figure, mark)
+    notes, fixed = [], []
+    for axes, panel in zip(figure.subplots(len(panels), 1, squeeze=False)[:, 0], panels):
+        drawn = _draw_panel(axes, panel)
+        notes, fixed = notes + drawn[0], fixed + drawn[1]
+    canvas.draw()                            # the layout, then the notes moved apart within it
+    figure.set_layout_engine("none")
+    place_notes(figure, notes, fixed)
+    return figure
+
+
+def _draw_panel(axes: Any, panel: BarPanel) -> tuple[list[Any], list[Any]]:
+    """Bars (none, and "no figure" written, where a value is missing), error bars, n on bars with few
+    questions, reference lines; returns the reference lines' name notes (``place_notes`` moves them apart)
+    and the texts written on the bars (which they must not cover)."""
+    from matplotlib.patches import Rectangle
+
     width = 0.8 / max(1, len(panel.series))
+    fixed: list[Any] = []
     for index, (label, values) in enumerate(panel.series.items()):
         offsets = [c + (index - (len(panel.series) - 1) / 2) * width for c in range(len(panel.categories))]
         errors = (panel.errors or {}).get(label)
@@ -356,24 +392,74 @@ def _draw_panel(axes: Any, panel: BarPanel) -> None:
                       [0.0 if math.isnan(hi - v) else hi - v for v, (_, hi) in zip(values, panel.intervals[label])]]
         elif errors is not None:
             errors = [0.0 if math.isnan(e) else e for e in errors]
-        axes.bar(offsets, [0.0 if math.isnan(v) else v for v in values], width, label=label,
-                 yerr=errors, capsize=2 if errors else 0)
-    _draw_references(axes, panel.references)
+        drawn = [i for i, v in enumerate(values) if not math.isnan(v)]
+        if errors and isinstance(errors[0], list):      # (low, high) per bar
+            errors = [[row[i] for i in drawn] for row in errors]
+        elif errors:
+            errors = [errors[i] for i in drawn]
+        color = f"C{index % 10}"        # by series, also where a series has no bar at all
+        if drawn:
+            axes.bar([offsets[i] for i in drawn], [values[i] for i in drawn], width, label=label, color=color,
+                     yerr=errors, capsize=2 if errors else 0)
+        else:                           # its legend entry, in its colour (an empty bar set has none)
+            axes.add_patch(Rectangle((0.0, 0.0), 0.0, 0.0, color=color, label=label))
+        for i, value in enumerate(values):
+            if math.isnan(value):       # missing is not 0: no bar, and it says so
+                fixed.append(axes.text(offsets[i], 0.0, MISSING_BAR, rotation=90, ha="center", va="bottom", fontsize=6,
+                                       color="0.35"))
+        sizes = (panel.sizes or {}).get(label) or []
+        for i, n in zip(drawn, [sizes[i] if i < len(sizes) else None for i in drawn]):
+            if n is not None and n < FEW_N:
+                fixed.append(axes.annotate(f"n={n}", (offsets[i], values[i]), xytext=(0, 2), textcoords="offset points",
+                                           ha="center", va="bottom" if values[i] >= 0 else "top", fontsize=6,
+                                           color=color))
+    notes = _draw_references(axes, panel.references)
     axes.set_xticks(range(len(panel.categories)), list(panel.categories), rotation=20, ha="right")
     axes.set_title(panel.title)
     axes.set_ylabel(panel.ylabel)
     axes.axhline(0.0, color="black", linewidth=0.6)
-    # the legend beside the axes, never over the bars
-    axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    # the legend beside the axes, never over the bars: reference lines, then the series in their order
+    order = {name: index for index, name in enumerate(panel.series)}
+    entries = sorted(zip(*axes.get_legend_handles_labels()), key=lambda entry: order.get(entry[1], -1))
+    axes.legend([h for h, _ in entries], [label for _, label in entries], fontsize="small", loc="upper left",
+                bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    return notes, fixed
+
+
+def place_notes(figure: Any, notes: Sequence[Any], fixed: Sequence[Any] = ()) -> None:
+    """Move the notes (text annotations) so that none overlaps another or a ``fixed`` text and all lie inside
+    the figure: from the lowest up, a note that overlaps one already placed moves up past it; one past its
+    axes' left or right edge moves back in (so never under the legend beside them), one past the top down."""
+    renderer = figure.canvas.get_renderer()
+    inside = figure.bbox
+    placed: list[Any] = [text.get_window_extent(renderer) for text in fixed]
+    points = 72.0 / figure.dpi
+    for note in sorted(notes, key=lambda n: (n.xy[1], n.xy[0])):
+        for _ in range(len(notes) + 1):
+            box, across = note.get_window_extent(renderer), note.axes.bbox    # inside its axes: not under the legend
+            dx = min(0.0, across.x1 - 1 - box.x1) + max(0.0, across.x0 + 1 - box.x0)
+            hit = next((b for b in placed if b.overlaps(box)), None)
+            dy = 0.0 if hit is None else hit.y1 - box.y0 + 1
+            if not dx and not dy:
+                break
+            x, y = note.xyann
+            note.xyann = (x + dx * points, y + dy * points)
+        box = note.get_window_extent(renderer)
+        if box.y1 > inside.y1 - 1:           # past the top: moved down below the lowest note it would meet
+            x, y = note.xyann
+            note.xyann = (x, y - (box.y1 - inside.y1 + 1) * points)
+        placed.append(note.get_window_extent(renderer))
 
 
 _REFERENCE_STYLES = {"chance": {"color": "black", "linestyle": "--", "linewidth": 1.2},
                      "paper": {"color": "0.45", "linestyle": "-", "linewidth": 0.8, "alpha": 0.7}}
 
 
-def _draw_references(axes: Any, references: Sequence[ReferenceLine]) -> None:
-    """Each reference as a segment across its category's bars; one legend entry per label."""
+def _draw_references(axes: Any, references: Sequence[ReferenceLine]) -> list[Any]:
+    """Each reference as a segment across its category's bars; one legend entry per label; returns the
+    notes written at the lines' right ends."""
     labelled: set[str] = set()
+    notes = []
     for line in references:
         style = _REFERENCE_STYLES[line.style]
         for index, value in enumerate(line.values):
@@ -384,12 +470,16 @@ def _draw_references(axes: Any, references: Sequence[ReferenceLine]) -> None:
             axes.hlines(value, index - 0.45, index + 0.45, label=label, zorder=3, **style)
             note = line.notes[index] if line.notes else ""
             if note:
-                axes.annotate(note, (index + 0.45, value), fontsize=6, color=style["color"], va="center",
-                              xytext=(2, 0), textcoords="offset points")
+                notes.append(axes.annotate(note, (index + 0.45, value), fontsize=6, color=style["color"], va="center",
+                                           xytext=(2, 0), textcoords="offset points", annotation_clip=False, zorder=5,
+                                           bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none",
+                                                 "alpha": 0.8}))     # legible over the bars it may cross
+    return notes
 
 
-def write_heatmaps(path: str | Path, panels: Sequence[HeatmapPanel]) -> Path:
-    """Draw the count matrices one above the other into a PNG at ``path`` (colour bar beside each); returns the path."""
+def write_heatmaps(path: str | Path, panels: Sequence[HeatmapPanel], mark: str | None = None) -> Path:
+    """Draw the count matrices one above the other into a PNG at ``path`` (colour bar beside each; ``mark``: a
+    caveat printed at the top of the figure); returns the path."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -397,8 +487,9 @@ def write_heatmaps(path: str | Path, panels: Sequence[HeatmapPanel]) -> Path:
         raise ValueError(f"{path}: nothing to plot")
     width = 2.5 + 0.9 * max(len(p.columns) for p in panels)
     heights = [1.8 + 0.38 * len(p.rows) for p in panels]
-    figure = Figure(figsize=(width, sum(heights)), layout="constrained")
+    figure = Figure(figsize=(width, sum(heights) + (0.3 if mark else 0.0)), layout="constrained")
     FigureCanvasAgg(figure)
+    _mark(figure, mark)
     for axes, panel in zip(figure.subplots(len(panels), 1, squeeze=False, height_ratios=heights)[:, 0], panels):
         image = axes.imshow(panel.counts, cmap="Blues", aspect="auto", vmin=0)
         top = max((max(row) for row in panel.counts if row), default=0)

@@ -152,6 +152,26 @@ def test_replies_all_unreadable_make_the_tasks_and_group_nan_and_check_fails(dem
     assert check(str(out), "chrono_demo", "--max-failure", "1", capsys=capsys)[0] == 0   # the rule off
 
 
+@pytest.mark.slow
+def test_unreadable_replies_make_chronovision_s_and_s_release_nan(demo_root, tmp_path):
+    """Every reply unreadable: each task's S term and the group's S are NaN, in both readings. The artifacts
+    tasks have no release scorer (S_release uses our reading there), so their S_release terms fail with ours;
+    before, they stood at 0.0 and 0.0417 and the group's S_release at 0.0833."""
+    out = tmp_path / "out"
+    lmms_eval_logged(out, "--model", "chrono_constant", "--model_args", "answer=I cannot tell from these photos.",
+                     "--tasks", "chronovision", "--limit", "6", data_root=demo_root)
+    results = results_of(out)["results"]
+    terms = ("chronovision_artifacts_loc", "chronovision_artifacts_sort_intra", "chronovision_artifacts_sort_cross",
+             "chronovision_shortcut", "chronovision_news_year", "chronovision_news_multimodal")
+    for task in terms:
+        assert results[task]["parse_failure,none"] == 1.0, task
+        assert math.isnan(results[task]["composite_S,none"]), task
+    for task in terms[:3]:
+        assert math.isnan(results[task]["composite_S_release,none"]), (task, results[task])
+    assert math.isnan(results["chronovision"]["composite_S,none"])
+    assert math.isnan(results["chronovision"]["composite_S_release,none"]), results["chronovision"]
+
+
 def test_a_task_run_on_its_own_is_checked_too():
     """lmms-eval lists a task given alone in --tasks under group_subtasks with no subtasks."""
     from chronotasks.check import task_problems

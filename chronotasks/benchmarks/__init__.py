@@ -20,11 +20,15 @@ from pathlib import Path
 
 _HERE = Path(__file__).resolve().parent
 # The registry of benchmarks: every package here (a new benchmark needs no registration). Its task
-# names start with "<benchmark>_"; `chronotasks report` finds each benchmark's tasks by that prefix,
-# and `chronotasks report <benchmark>` its paper tables in report.py.
+# names start with "<benchmark>_"; `chronotasks report` finds each benchmark's tasks by that prefix, what
+# to show of them in its report_spec.py, and `chronotasks report <benchmark>` its paper tables in report.py.
 BENCHMARKS: tuple[str, ...] = tuple(folder.name for folder in sorted(_HERE.iterdir()) if (folder / "__init__.py").is_file())
 # benchmark -> "module:function" writing its demo data: those with a demo.py (which defines write_demo)
 DEMO_WRITERS = {name: f"{__name__}.{name}.demo:write_demo" for name in BENCHMARKS if (_HERE / name / "demo.py").is_file()}
+# benchmark -> "module:function" saying what the suite report shows of it (`chronotasks report RUN_DIR`): those
+# with a report_spec.py (which defines report_spec, returning a chronotasks.suite_report.spec.BenchmarkReport)
+REPORT_SPECS = {name: f"{__name__}.{name}.report_spec:report_spec" for name in BENCHMARKS
+                if (_HERE / name / "report_spec.py").is_file()}
 # benchmark -> module of its paper tables (`chronotasks report <benchmark>`): those with a report.py
 REPORT_MODULES = {name: f"{__name__}.{name}.report" for name in BENCHMARKS if (_HERE / name / "report.py").is_file()}
 # benchmark -> module converting its release (`chronotasks prepare <benchmark>`): those with a prepare.py

@@ -1,7 +1,8 @@
 """``chronotasks new-benchmark NAME``: a working skeleton of a new benchmark in its four places.
 
     chronotasks/tasks/NAME/        _default_template_yaml, NAME.yaml (group), NAME_period.yaml, utils.py, README.md
-    chronotasks/benchmarks/NAME/   __init__.py, demo.py (found by `chronotasks demo-data`, no registration)
+    chronotasks/benchmarks/NAME/   __init__.py, demo.py (found by `chronotasks demo-data`), report_spec.py (what
+                                   `chronotasks report` shows of it; found the same way, no registration)
     prompts/NAME/period.j2
     tests/NAME/test_NAME.py
 
@@ -34,6 +35,7 @@ FILES = {
     "task_readme.md.j2": "chronotasks/tasks/{name}/README.md",
     "benchmark_init.py.j2": "chronotasks/benchmarks/{name}/__init__.py",
     "benchmark_demo.py.j2": "chronotasks/benchmarks/{name}/demo.py",
+    "benchmark_report_spec.py.j2": "chronotasks/benchmarks/{name}/report_spec.py",
     "prompt.j2.j2": "prompts/{name}/period.j2",
     "test.py.j2": "tests/{name}/test_{name}.py",
 }

@@ -15,8 +15,12 @@ beside them:
 - circular variants (plain vs circular accuracy, position bias, choice rate per position);
 - grayscale variants: colour, gray and Δ = colour − gray per task and per period, paired;
 - paired comparisons of every model with the first one (difference, interval, p-value);
-- TempViz judges against human labels when a ``chronotasks metaeval tempviz --out`` folder
-  (its ``metaeval.json``) is among the RUN_DIRs.
+- a benchmark's meta-evaluation (e.g. judges against human labels) when a ``chronotasks metaeval
+  <benchmark> --out`` folder (its ``metaeval.json``) is among the RUN_DIRs.
+
+What is shown of each benchmark is said in its own folder, ``chronotasks/benchmarks/<benchmark>/
+report_spec.py`` (``chronotasks.suite_report.spec``), found the way demo writers are found; this
+package names no benchmark. Every plot of a page built from demo data carries the demo caveat.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 published rows for the same table.
 
 - Chance (``Headline.chance``): what a uniformly random answer scores, from the records' answer space
-  (chronotasks.scoring.chance); a figure whose chance depends on the questions (News-Year's expected
+  (chronotasks.scoring.chance); a figure whose chance depends on the questions (a year task's expected
   year error, hence S) reads it from each run's results; models that ran other questions can then
   differ, and the row shows every value ("31.2/30.9").
 - Published rows (``TableSpec.papers``): the paper's rows for our columns, as printed (a converted
@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from chronotasks import reporting
-from chronotasks.suite_report.headlines import PaperRows, TableSpec
 from chronotasks.suite_report.measure import Headline, Model
+from chronotasks.suite_report.spec import PaperRows, TableSpec
 
 MEANINGLESS = "on demo data this comparison is meaningless"
 
@@ -101,7 +101,8 @@ def paper_block(paper: PaperRows, spec: TableSpec, rows: Sequence[Any], demo: bo
     table = paper.table
     variants = "" if paper.variants is None else f"; compare with the rows {' / '.join(paper.variants)}"
     notes = "; ".join(n for n in (paper.note, f"{', '.join(table.summaries)}: not models" if table.summaries else "") if n)
-    caption = (f"Published rows — {table.paper}, {cited(paper)} ({table.metric}; the paper's caption: \"{table.caption}\"); "
+    caption = (f"Published rows — {table.paper}, {cited(paper)} ({paper.shows or table.metric}; the paper's caption: "
+               f"\"{table.caption}\"); "
                f"as printed, on the paper's full data and protocol{variants}" + (f"; {notes}" if notes else "")
                + (f" — **{MEANINGLESS}**" if demo else "") + ":")
     body = [[label] + [paper_figure_text(paper, label, c, headline[c]) for c in columns] for label in table.rows]

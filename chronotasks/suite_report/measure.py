@@ -11,7 +11,7 @@ the number lmms-eval printed), and how the same number is computed from the per-
 out and a note says why.
 
 Questions are matched by their unit key: a sample's item that names its ``question`` (circular
-rotations) or ``pair`` (ChronoVision's shortcut triplets) groups samples into one unit; else the
+rotations) or ``pair`` (e.g. a pair's three trials) groups samples into one unit; else the
 sample's ``doc_id`` is its own unit. Two models are compared on the questions both ran (the
 gold ``target`` must agree on each).
 """
@@ -102,7 +102,7 @@ class Headline:
 class Cell:
     """A number with its interval (NaN where none), run-to-run sd, counts and (comparisons) p-value.
     ``questions``: the questions the number rests on (from the samples); without samples,
-    ``samples``: what lmms-eval scored (a circular question's rotations, a shortcut pair's trials
+    ``samples``: what lmms-eval scored (a circular question's rotations, a pair's trials
     count each); None where neither is known. ``of``: all the questions, where the figure counts
     only some of them (``Headline.counted``)."""
 

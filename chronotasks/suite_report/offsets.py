@@ -4,7 +4,7 @@ gold and predicted position, signed offset, None where no answer was read).
 
 - ``confusion``: gold period × predicted period, counts of questions; a reply from which no period
   was read (unreadable, or an image that could not be opened) counts in its own column, "unread";
-- ``year_errors``: how many News-Year answers fall in each bin of the signed error (predicted −
+- ``year_errors``: how many year answers fall in each bin of the signed error (predicted −
   true year; ``YEAR_BINS``), and how many were unread.
 
 A model's repeated runs are pooled (each question counted once per run).

@@ -10,22 +10,21 @@ the page's first lines say so, and say "synthetic demo data" when a run read dem
 What puts a run in context (``context``, ``offsets``): each table's chance row and the papers' published
 rows for it (with where each of our rows falls among them; "meaningless" on demo data); the plots draw
 both as reference lines; the tables of how far off in time add confusion matrices (gold × predicted
-period) and News-Year signed-error histograms."""
+period) and signed year-error histograms."""
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from chronotasks import provenance, reporting
-from chronotasks.benchmarks.tempviz import CATEGORIES as TEMPVIZ_CATEGORIES
 from chronotasks.failures import FAILURE_METRICS, MAX_FAILURE_ENV, max_failure_rate
 from chronotasks.suite_report import context, offsets
 from chronotasks.suite_report import headlines as specs
 from chronotasks.suite_report.measure import Cell, Headline, Measurer, Model, Run
+from chronotasks.suite_report.spec import ExtraView, PanelSpec, TableSpec
 
 HEALTH_COLUMNS = reporting.HEALTH_COLUMNS
 
@@ -36,6 +35,7 @@ class Row:
     cells: list[tuple[Cell | None, Headline]]
     health: dict[str, tuple[int, int]] = field(default_factory=dict)   # failure metric -> (failed samples, samples)
     failed: list[str] = field(default_factory=list)                    # "task: why", when a task of the row failed
+    plotted: bool = False                                              # a grayscale row drawn in the grayscale plot
 
 
 @dataclass
@@ -46,7 +46,7 @@ class Table:
     row_header: list[str]
     columns: list[str]
     rows: list[Row] = field(default_factory=list)
-    spec: specs.TableSpec | None = None
+    spec: TableSpec | None = None
     chance: list[tuple[tuple[float, ...], Headline]] | None = None    # per column: chance values (context.chance_row)
 
     @property
@@ -146,13 +146,14 @@ def row_health(model: Model, tasks: list[str], threshold: float) -> tuple[dict[s
     return reporting.pooled_health([run.results for run in model.runs], tasks, threshold)
 
 
-def shown_specs(models: list[Model]) -> list[specs.TableSpec]:
-    """The benchmark tables, then generic tables of the tasks none of them shows."""
+def shown_specs(models: list[Model]) -> list[TableSpec]:
+    """The benchmark tables, then generic tables of the tasks none of them shows, then strict match where reported."""
     known = specs.tables()
     shown = {t for spec in known for _, row in spec.variants for h in row for t in h.tasks}
     runs = [run for model in models for run in model.runs]
     leaves = list(dict.fromkeys(task for run in runs for task in leaf_tasks(run)))
-    return known + specs.generic_tables([run.results for run in runs], leaves, shown)
+    results = [run.results for run in runs]
+    return known + specs.generic_tables(results, leaves, shown) + specs.strict_match_tables(results, leaves)
 
 
 def benchmark_tables(models: list[Model], measurer: Measurer, threshold: float) -> list[Table]:
@@ -199,12 +200,14 @@ def gray_table(models: list[Model], measurer: Measurer) -> Table | None:
         for base in gray_bases(models):
             if not (model.runs_with([base]) and model.runs_with([base + "_gray"])):
                 continue
-            for label, colour, gray in specs.gray_headlines(base):
+            for gray_row in specs.gray_headlines(base):
+                colour, gray = gray_row.colour, gray_row.gray
                 cells = [measurer.measure(model, colour), measurer.measure(model, gray),
                          measurer.compare(model, colour, model, gray, f"{model.label}, {base} colour vs gray")]
                 if cells[0] is None or math.isnan(cells[0].value):
                     continue
-                table.rows.append(Row([model.label, base, label], [(c, colour) for c in cells]))
+                table.rows.append(Row([model.label, base, gray_row.label], [(c, colour) for c in cells],
+                                      plotted=gray_row.plotted))
     return table if table.rows else None
 
 
@@ -231,7 +234,7 @@ def comparison_table(models: list[Model], measurer: Measurer, tables: list[Table
     return table if table.rows else None
 
 
-# -- TempViz meta-evaluation (chronotasks metaeval tempviz --out DIR writes metaeval.json) ----------
+# -- files other than runs: a benchmark's meta-evaluation (metaeval.json) ---------------------------
 def metaeval_files(paths: list[str | Path]) -> list[Path]:
     found = []
     for raw in paths:
@@ -240,24 +243,11 @@ def metaeval_files(paths: list[str | Path]) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
-def judges_markdown(files: list[Path]) -> tuple[str, str, dict[str, dict[str, tuple[float, int]]]]:
-    """Markdown, CSV and (F1, n) per (judge, category) of the judge-vs-human meta-evaluations found."""
-    rows, f1 = [], {}
-    for path in files:
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-            entries = [*data["judges"].items(), (f"random baseline (seed {data['random_baseline']['seed']})", data["random_baseline"])]
-        except (OSError, ValueError, KeyError, TypeError) as err:
-            raise ValueError(f"{path}: not a `chronotasks metaeval tempviz` metaeval.json ({err})") from err
-        for name, result in entries:
-            if "overall" not in result:
-                continue
-            label = name if len(files) == 1 else f"{name} ({path.parent.name})"
-            for category, m in [("Overall", result["overall"]), *result["per_category"].items()]:
-                rows.append([label, category, f"{m['precision']:.1f}", f"{m['recall']:.1f}", f"{m['f1']:.1f}", m["n"]])
-                f1.setdefault(label, {})[category] = (float(m["f1"]), int(m["n"]))
-    header = ["Judge", "Category", "P", "R", "F1", "n"]
-    return reporting.markdown_table(header, rows), reporting.csv_text(header, rows), f1
+def extra_views(files: list[Path]) -> list[ExtraView]:
+    """What each benchmark with a meta-evaluation shows of the metaeval.json files given."""
+    if not files:
+        return []
+    return [report.metaeval(files) for report in specs.reports().values() if report.metaeval is not None]
 
 
 # -- plots ----------------------------------------------------------------------------------------
@@ -277,7 +267,8 @@ def _bars(categories: list[str], series_cells: dict[str, list[Cell | None]], sca
     intervals = {name: [(math.nan, math.nan) if c is None else (c.low * scale, c.high * scale) for c in cells]
                  for name, cells in series_cells.items()}
     labels = [with_n(category, [cells[i] for cells in series_cells.values()]) for i, category in enumerate(categories)]
-    return reporting.BarPanel(title, labels, series, ylabel, intervals=intervals)
+    sizes = {name: [None if c is None else c.questions for c in cells] for name, cells in series_cells.items()}
+    return reporting.BarPanel(title, labels, series, ylabel, intervals=intervals, sizes=sizes)
 
 
 def _panel(table: Table, title: str, ylabel: str, columns: list[str] | None = None) -> reporting.BarPanel:
@@ -309,29 +300,27 @@ def offsets_panel(table: Table) -> reporting.BarPanel:
     return replace(panel, references=[reporting.ReferenceLine("chance distance (random answer)", [chance[t] for t in tasks])])
 
 
-PERCENT_PLOTS = (("tabvlm", "TAB-VLM Table 1 accuracy", "accuracy (%)"),
-                 ("chronovision", "ChronoVision Table III (the figures in %)", "%"))
+def spec_panel(tables: dict[str, Table], panel: PanelSpec) -> reporting.BarPanel | None:
+    """A panel a benchmark asks for (None when its table is not on the page)."""
+    table = tables.get(panel.table)
+    if table is None:
+        return None
+    cells = zip(table.columns, table.rows[0].cells)
+    columns = [c for c, (_, h) in cells if h.scale == 100.0] if panel.percent_only else None
+    return _panel(table, panel.title, panel.ylabel, columns)
 
 
-def plots(tables: dict[str, Table], gray: Table | None,
-          judges_f1: dict[str, dict[str, tuple[float, int]]]) -> dict[str, list[reporting.BarPanel]]:
+def plots(tables: dict[str, Table], gray: Table | None) -> dict[str, list[reporting.BarPanel]]:
     """PNG file name -> panels, for the figures people would rather look at (95% intervals as error bars;
-    chance and the papers' rows as reference lines). Categories keep the tables' order (one order for a
-    benchmark's categories, e.g. Table IV's SPEED order)."""
+    chance and the papers' rows as reference lines): each benchmark's plots (``BenchmarkReport.plots``; the
+    panels of one file from several benchmarks one above the other), then plain vs circular accuracy, the
+    grayscale Δ and how far off in time. Categories keep the tables' order."""
     out: dict[str, list[reporting.BarPanel]] = {}
-    for table_id, title, ylabel in PERCENT_PLOTS:
-        if table_id in tables:
-            table = tables[table_id]
-            columns = [c for c, (_, h) in zip(table.columns, table.rows[0].cells) if h.scale == 100.0]
-            out[f"{table_id}_headlines.png"] = [_panel(table, title, ylabel, columns)]
-    periods = [_panel(tables[t], title, "accuracy (%)") for t, title in
-               (("tabvlm_periods", "TAB-VLM Style-Period accuracy per period"),
-                ("chronovision_dynasties", "ChronoVision localization accuracy per dynasty")) if t in tables]
-    if periods:
-        out["per_period_accuracy.png"] = periods
-    if "chronovision_shortcut" in tables:
-        out["shortcut_delta.png"] = [_panel(tables["chronovision_shortcut"],
-                                            "ChronoVision shortcut Δ_ACC = ACC_1 − ACC_2 per SPEED category", "Δ_ACC (points)")]
+    for report in specs.reports().values():
+        for plot in report.plots:
+            panels = [p for p in (spec_panel(tables, panel) for panel in plot.panels) if p is not None]
+            if panels:
+                out.setdefault(plot.file, []).extend(panels)
     if "circular" in tables:
         table = tables["circular"]
         tasks = list(dict.fromkeys(row.labels[1] for row in table.rows))
@@ -342,25 +331,16 @@ def plots(tables: dict[str, Table], gray: Table | None,
                 series_cells[f"{model} {kind}"] = [cells.get(t) for t in tasks]
         out["circular_vs_plain.png"] = [_bars(tasks, series_cells, 100.0, "Plain vs circular accuracy", "accuracy (%)")]
     if gray is not None:
-        main = [row for row in gray.rows if row.labels[2] in ("accuracy", "ACC_A", "τ", "ANLS")]
+        main = [row for row in gray.rows if row.plotted]
         bases = list(dict.fromkeys(f"{row.labels[1]} {row.labels[2]}" for row in main))
         series_cells = {}
         for model in dict.fromkeys(row.labels[0] for row in main):
             delta = {f"{row.labels[1]} {row.labels[2]}": row.cells[2][0] for row in main if row.labels[0] == model}
             series_cells[model] = [delta.get(b) for b in bases]     # in points: accuracies in %, τ × 100
         out["grayscale_delta.png"] = [_bars(bases, series_cells, 100.0, "Δ = colour − gray (τ ×100)", "Δ (points)")]
-    if "tempviz" in tables:
-        out["tempviz_acceptance.png"] = [_panel(tables["tempviz"], "TempViz acceptance per category", "accepted (%)")]
     distance = [offsets_panel(table) for table in tables.values() if table.spec is not None and table.spec.unit]
     if distance:
         out["time_offsets.png"] = distance
-    if judges_f1:
-        categories = ["Overall", *TEMPVIZ_CATEGORIES]
-        sizes = {c: list(dict.fromkeys(scores[c][1] for scores in judges_f1.values() if c in scores)) for c in categories}
-        labels = [f"{c}\n(n={'/'.join(map(str, sizes[c]))})" if sizes[c] else c for c in categories]
-        out["tempviz_judges.png"] = [reporting.BarPanel(
-            "TempViz judges vs human labels (macro F1)", labels,
-            {judge: [scores.get(c, (math.nan, 0))[0] for c in categories] for judge, scores in judges_f1.items()}, "macro F1 (%)")]
     return out
 
 
@@ -436,6 +416,7 @@ class Report:
     markdown: str
     csv: dict[str, str]                                   # file name -> text
     plots: dict[str, list]                                # file name -> panels (bar panels, or count heatmaps)
+    mark: str | None = None                               # printed inside every plot (demo data)
 
 
 def runs_table(models: list[Model]) -> str:
@@ -472,8 +453,9 @@ def read_first(tables: list[Table], models: list[Model], model_origins: dict[str
     return lines
 
 
-def symbols_markdown(tables: list[Table], panels: dict[str, list], judges: bool, extra: list[str] = ()) -> str:
-    used = ["n", "[low, high]", *extra]
+def symbols_markdown(tables: list[Table], panels: dict[str, list], extras: list[ExtraView],
+                     used_too: list[str] = ()) -> str:
+    used = ["n", "[low, high]", *used_too]
     used += ["±"] if any(_show_sd(t) for t in tables) else []
     used += ["p"] if any(cell is not None and cell.p is not None for t in tables for row in t.rows for cell, _ in row.cells) else []
     for table in tables:
@@ -482,10 +464,9 @@ def symbols_markdown(tables: list[Table], panels: dict[str, list], judges: bool,
     used += [word for panels_ in panels.values() for panel in panels_ for word in panel.title.replace(",", " ").split()
              if isinstance(panel, reporting.BarPanel)]
     defined = specs.symbols_used(used)
-    lines = [f"- **{symbol}**: {text}" for symbol, text in defined.items()]
-    if judges:
-        lines.append("- **P / R / F1**: macro precision, recall and F1 of a judge's verdicts against the human labels")
-    return "\n".join(lines)
+    for extra in extras:
+        defined.update(extra.symbols)
+    return "\n".join(f"- **{symbol}**: {text}" for symbol, text in defined.items())
 
 
 def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Report:
@@ -494,7 +475,7 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
     tables = benchmark_tables(models, measurer, threshold)
     gray = gray_table(models, measurer)
     comparisons = comparison_table(models, measurer, tables)
-    judges_md, judges_csv, judges_f1 = judges_markdown(metaeval) if metaeval else ("", "", {})
+    extras = extra_views(metaeval)
     settings = measurer.settings
     demo_page = any(reporting.is_demo(found) for found in model_origins.values())
     parts = ["# chronotasks report" + (f" ({reporting.DEMO_WARNING})" if demo_page else ""), ""]
@@ -522,13 +503,14 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
         parts += ["", f"{title}:", "", table_markdown(table)]
         parts += provenance.stand_in_marks(table.rows, results_by_model)
         parts += views.add(table, models, demo)
-        if table.section == "TempViz" and judges_md:
-            parts += ["", "Judges against human labels (`chronotasks metaeval tempviz`; macro P/R/F1 %, Q2 AND Q3):", "",
-                      judges_md]
-    if judges_md and not any(t.section == "TempViz" for t in tables):
-        parts += ["", "## TempViz", "", "Judges against human labels (`chronotasks metaeval tempviz`; macro P/R/F1 %):", "",
-                  judges_md]
-    panels = {**plots({t.id: t for t in tables}, gray, judges_f1), **views.panels()}
+        last_of_section = table is all_tables[-1] or all_tables[all_tables.index(table) + 1].section != table.section
+        parts += [part for extra in extras if last_of_section and extra.section == table.section
+                  for part in ("", extra.caption, "", extra.markdown)]
+    for extra in extras:
+        if not any(t.section == extra.section for t in all_tables):
+            parts += ["", f"## {extra.section}", "", extra.caption, "", extra.markdown]
+    panels = {**plots({t.id: t for t in tables}, gray), **{n: p for extra in extras for n, p in extra.plots.items()},
+              **views.panels()}
     if panels:
         parts += ["", "## Plots", "", ("Error bars: the intervals of the tables; n under each category; dashed lines: "
                                        "chance; thin grey lines: the papers' published rows (the highest and lowest named).")]
@@ -539,11 +521,11 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
                       "comes from separate runs (e.g. --seed), given as several RUN_DIRs of one model.")
     if measurer.notes:
         parts += ["", "## Notes", ""] + [f"- {note}" for note in measurer.notes]
-    parts += ["", "## Symbols", "", symbols_markdown(all_tables, panels, bool(judges_md), views.symbols(all_tables))]
+    parts += ["", "## Symbols", "", symbols_markdown(all_tables, panels, extras, views.symbols(all_tables))]
     csv = {f"{t.id}.csv": table_csv(t) for t in all_tables} | views.csv()
-    if judges_csv:
-        csv["tempviz_judges.csv"] = judges_csv
-    return Report("\n".join(parts) + "\n", csv, panels)
+    for extra in extras:
+        csv.update(extra.csv)
+    return Report("\n".join(parts) + "\n", csv, panels, reporting.demo_mark(model_origins))
 
 
 def write(report: Report, out: Path) -> list[Path]:
@@ -558,7 +540,7 @@ def write(report: Report, out: Path) -> list[Path]:
     for name, panels in report.plots.items():
         tmp = out / f".{name[:-4]}.{os.getpid()}.tmp.png"
         draw = reporting.write_heatmaps if isinstance(panels[0], reporting.HeatmapPanel) else reporting.write_bar_chart
-        draw(tmp, panels)
+        draw(tmp, panels, mark=report.mark)
         os.replace(tmp, out / name)
         written.append(out / name)
     return written

@@ -13,8 +13,8 @@ from chronotasks.benchmarks.chronovision.prepare import join_release
 
 TASK_METRICS = {
     "chronovision_artifacts_loc": ["ACC_A", "acc_qing", "acc_jade", "composite_S"],
-    "chronovision_artifacts_sort_intra": ["tau", "tau_50", "exact_order"],
-    "chronovision_artifacts_sort_cross": ["tau", "tau_50", "exact_order"],
+    "chronovision_artifacts_sort_intra": ["tau", "tau_0_100", "exact_order"],
+    "chronovision_artifacts_sort_cross": ["tau", "tau_0_100", "exact_order"],
     "chronovision_shortcut": ["ACC_B", "ACC_1", "ACC_2", "delta_ACC", "ACC_1_sports", "delta_ACC_diversity"],
     "chronovision_shortcut_cot": ["ACC_B", "ACC_1", "ACC_2", "delta_ACC"],
     "chronovision_news_year": ["ACC_Y", "MAE", "within_1", "within_3"],
@@ -68,7 +68,8 @@ def test_report_on_the_run_output_matches_its_results(chronovision_random_run, t
     intra, cross = results["chronovision_artifacts_sort_intra"], results["chronovision_artifacts_sort_cross"]
     expected = {  # column -> value in the results JSON, at the table's scale
         "S": 100 * results["chronovision"]["composite_S,none"],   # the group's sum of shares = S from the columns
-        "τ": (intra["tau,none"] + cross["tau,none"]) / 2, "50×(1+τ)": (intra["tau_50,none"] + cross["tau_50,none"]) / 2,
+        "τ": (intra["tau,none"] + cross["tau,none"]) / 2,
+        "50×(1+τ)": (intra["tau_0_100,none"] + cross["tau_0_100,none"]) / 2,
         "ACC_A": 100 * loc["ACC_A,none"], "ACC_B": 100 * shortcut["ACC_B,none"], "ACC_1": 100 * shortcut["ACC_1,none"],
         "ACC_2": 100 * shortcut["ACC_2,none"], "Δ_ACC": 100 * shortcut["delta_ACC,none"],
         "ACC_Y": 100 * results["chronovision_news_year"]["ACC_Y,none"], "MAE": results["chronovision_news_year"]["MAE,none"],

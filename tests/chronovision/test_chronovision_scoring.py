@@ -29,6 +29,49 @@ def test_composite_components_hand_worked():
     assert s == pytest.approx({"S_A": 0.5, "S_S": 0.6, "S_N": 0.4, "S": 0.5})
 
 
+def test_the_tasks_terms_add_up_to_s():
+    """S is defined once (chronovision_composite); each task's term is S with the other tasks' parts at
+    zero, and the group's sum of the terms is S: checked on Table III's rows, τ split into two levels."""
+    from chronotasks.scoring.composite import localization_term, multimodal_term, shortcut_term, sorting_term, year_term
+
+    assert localization_term(0.5) == pytest.approx(0.5 / 6) and multimodal_term(0.3) == pytest.approx(0.3 / 6)
+    assert sorting_term(0.2) == pytest.approx(1.2 / 12) and year_term(0.4, 20.0) == pytest.approx(0.4 * 0.75 / 6)
+    for model in TABLE_III.models:
+        f = {c: v / 100 for c, v in zip(TABLE_III.columns, TABLE_III.rows[model])}
+        tau = tau_from_table(100 * f["50 × (1 + τ)"])
+        intra, cross = tau + 0.1, tau - 0.1              # the two sort levels, τ their mean
+        terms = (localization_term(f["ACC_A"]) + sorting_term(intra) / 2 + sorting_term(cross) / 2
+                 + shortcut_term(f["ACC_B"], f["Δ_ACC"]) + year_term(f["ACC_Y"], 100 * f["MAE"])
+                 + multimodal_term(f["ACC_M"]))
+        s = chronovision_composite(f["ACC_A"], tau, f["ACC_B"], f["Δ_ACC"], f["ACC_Y"], 100 * f["MAE"],
+                                   f["ACC_M"])["S"]
+        assert terms == pytest.approx(s, abs=1e-12), model
+
+
+def test_every_aggregation_a_yaml_names_is_defined_by_that_name():
+    """`!function utils.x` in a ChronoVision YAML finds `x` by grep: a def, an assignment or an import in utils.py."""
+    import ast
+    import re
+    from pathlib import Path
+
+    from chronotasks.tasks import TASKS_DIR
+
+    folder = Path(TASKS_DIR) / "chronovision"
+    source = (folder / "utils.py").read_text(encoding="utf-8")
+    defined = set()
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Assign):
+            defined |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+        elif isinstance(node, ast.ImportFrom):
+            defined |= {a.asname or a.name for a in node.names}
+    named = {m for path in folder.glob("*.yaml")
+             for m in re.findall(r"!function utils\.(\w+)", path.read_text(encoding="utf-8"))}
+    assert len(named) > 60 and named <= defined, sorted(named - defined)
+    assert "globals()" not in source
+
+
 # OpenCV's fixed-point BT.601 luma: Y = (wB*B + wG*G + wR*R + 2^(s-1)) >> s, the weights being
 # 0.114 / 0.587 / 0.299 scaled by 2^s. OpenCV 4.x uses s = 14 (1868, 9617, 4899), OpenCV 5.x s = 15
 # (3735, 19235, 9798); the two differ by one grey level on ~0.3% of colours.
@@ -114,6 +157,10 @@ def test_localization_hooks(utils):
     assert utils.acc_dynasty_qing(items) == 0.5 and utils.acc_dynasty_tang(items) == 1.0
     assert utils.acc_category_jade(items) == 0.5 and utils.acc_category_coin(items) == 1.0
     assert utils.loc_share([r["composite_S"] for r in results]) == pytest.approx(0.5 / 6)
+    # the release ships no artifacts scorer: S_release's term is our reading, so our parse failure marks it too
+    unread = [utils.loc_process_results(doc, ["no idea"]) for _ in range(3)] + results[:1]
+    assert math.isnan(utils.loc_share([r["composite_S_release"] for r in unread]))
+    assert utils.loc_share([r["composite_S_release"] for r in results]) == pytest.approx(0.5 / 6)
 
 
 def test_sort_hooks(utils):
@@ -125,8 +172,11 @@ def test_sort_hooks(utils):
     assert swapped["tau"] == pytest.approx(2 / 3) and swapped["exact_order"] == 0.0
     assert failed["tau"] == 0.0 and failed["parse_failure"] == 1.0
     taus = [exact["tau"], swapped["tau"], failed["tau"]]  # mean 5/9
-    assert utils.tau_50(taus) == pytest.approx(50 * (1 + 5 / 9))
+    assert utils.tau_0_100([r["tau_0_100"] for r in (exact, swapped, failed)]) == pytest.approx(50 * (1 + 5 / 9))
     assert utils.sort_share(taus) == pytest.approx((1 + 5 / 9) / 2 / 12)
+    release_terms = [r["composite_S_release"] for r in (exact, swapped, failed)]
+    assert utils.sort_share(release_terms) == pytest.approx((1 + 5 / 9) / 2 / 12)
+    assert math.isnan(utils.sort_share([r["composite_S_release"] for r in (exact, failed, failed)]))
 
 
 def test_shortcut_hooks(utils):

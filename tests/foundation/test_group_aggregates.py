@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from chronotasks.failures import FAILURE_METRICS
+
 pytestmark = pytest.mark.slow   # one lmms-eval run over every group
 
 GROUPS = ("chrono_demo", "chrono_demo_circular", "chrono_demo_gray", "tabvlm_chrono", "tabvlm_chrono_metadata",
@@ -172,4 +174,23 @@ def test_every_group_figure_is_the_hand_count(damaged_run):
     assert groups["tabvlm_chrono"]["parse_failure,none"] == pytest.approx(234 / 240)
     assert groups["chrono_demo"]["image_failure,none"] == pytest.approx(4 / 80)
     assert checked >= 35
+
+
+def test_every_group_figure_of_failed_tasks_is_nan(damaged_run):
+    """No reply is readable, so every task failed: every group figure computed from them (ChronoVision's S and
+    S_release sums, the size-weighted and plain means) is NaN; only the failure rates are numbers."""
+    results, _, _ = damaged_run
+    groups = {**results["results"], **results.get("groups", {})}
+    figures = 0
+    for group in GROUPS:
+        for key, value in groups[group].items():
+            metric = key.split(",")[0]
+            if "," not in key or "_stderr" in key or metric in FAILURE_METRICS:
+                continue
+            if isinstance(value, float):
+                assert math.isnan(value), (group, key, value)
+                figures += 1
+    assert figures >= 10
+    assert math.isnan(groups["chronovision"]["composite_S,none"])
+    assert math.isnan(groups["chronovision"]["composite_S_release,none"])
 

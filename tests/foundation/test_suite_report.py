@@ -5,6 +5,7 @@ worked out by hand (the report of real lmms-eval runs: tests/foundation/test_var
 from __future__ import annotations
 
 import csv
+import math
 import json
 from pathlib import Path
 
@@ -391,10 +392,8 @@ def test_a_benchmark_of_the_registry_without_tables_gets_a_generic_one(tmp_path,
     """Every benchmark of the registry appears with no edit of the report (issue 24, Why 10): a task of
     a benchmark with no table here shows its first listed metric; a task of no benchmark, under "Other tasks"."""
     from chronotasks import benchmarks
-    from chronotasks.suite_report import headlines
 
     monkeypatch.setattr(benchmarks, "BENCHMARKS", (*benchmarks.BENCHMARKS, "zzbench"))
-    monkeypatch.setattr(headlines, "BENCHMARKS", benchmarks.BENCHMARKS)
     samples = {"zzbench_period": _accuracy_samples([1, 1, 0, 1, 0]), "mmmu_val": [{"mmmu_acc": 1.0}, {"mmmu_acc": 0.0}]}
     path = _write_run(tmp_path / "run", "chrono_random", 0, samples,
                       {"zzbench_period": {"parse_failure": 0.0, "accuracy": 0.6}, "mmmu_val": {"mmmu_acc": 0.5}})
@@ -577,3 +576,133 @@ def test_a_chance_level_that_depends_on_the_questions_shows_each_models(tmp_path
     assert main(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "out")]) == 0
     chance = row(table((tmp_path / "out" / "report.md").read_text(), "Table III ("), "*chance*")
     assert chance[8:10] == ["1.2", "25.00/30.00"] and chance[11] == "–"        # S needs every task
+
+
+# -- each benchmark tells the report what to show, from its own folder ------------------------------
+def test_the_report_names_no_benchmark_and_imports_none():
+    """Every benchmark's tables, papers' rows, plots and variant rows are said in its own report_spec.py;
+    chronotasks/suite_report/ only discovers them (chronotasks.benchmarks.REPORT_SPECS)."""
+    import ast
+
+    from chronotasks import benchmarks
+
+    folder = Path(benchmarks.__file__).parents[1] / "suite_report"
+    names = [*benchmarks.BENCHMARKS, "TAB-VLM", "ChronoVision", "MuseBench", "TempViz", "News-Year"]
+    assert set(benchmarks.REPORT_SPECS) >= {"chrono_demo", "chronovision", "musebench", "tabvlm", "tempviz"}
+    for path in sorted(folder.glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not [n for n in names if n.lower() in text.lower()], path.name
+        for node in ast.walk(ast.parse(text)):
+            modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                       else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            inside = [m for m in modules if m.startswith("chronotasks.benchmarks.")]
+            assert inside in ([], ["chronotasks.benchmarks.paper_tables"]), (path.name, modules)
+
+
+def test_a_benchmark_is_shown_from_its_report_spec_alone(tmp_path, monkeypatch):
+    """A module that says what to show, found through the registry: its table, its chance row, its plot."""
+    import sys
+
+    from chronotasks import benchmarks
+
+    (tmp_path / "zz_spec.py").write_text(
+        "from chronotasks.suite_report.spec import BenchmarkReport, Headline, PanelSpec, PlotSpec, TableSpec, mean_of, "
+        "metric_point\n"
+        "def tables():\n"
+        "    h = Headline('right', ('zzbench_period',), metric_point('zzbench_period', 'accuracy'),\n"
+        "                 mean_of('accuracy'), chance=0.5)\n"
+        "    return [TableSpec('zz', 'Zz bench', 'Zz accuracy (%)', None, (('', (h,)),))]\n"
+        "def report_spec():\n"
+        "    return BenchmarkReport(order=9, tables=tables, symbols={'right': 'share answered right'},\n"
+        "                           plots=(PlotSpec('zz.png', (PanelSpec('zz', 'Zz', '%'),)),))\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(benchmarks, "REPORT_SPECS", {**benchmarks.REPORT_SPECS, "zzbench": "zz_spec:report_spec"})
+    _write_run(tmp_path / "run", "m", 0, {"zzbench_period": _accuracy_samples([1, 0, 1, 1])},
+               {"zzbench_period": {"accuracy": 0.75, "parse_failure": 0.0}})
+    assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "report.md").read_text()
+    sys.modules.pop("zz_spec", None)
+    assert "\n## Zz bench\n" in page and row(table(page, "Zz accuracy"), "m")[1].startswith("75.0 [")
+    assert row(table(page, "Zz accuracy"), "*chance*")[1] == "50.0"
+    assert "- **right**: share answered right" in page and "](zz.png)" in page
+
+
+# -- plots that cannot mislead ----------------------------------------------------------------------
+def test_published_row_names_never_overprint_or_clip():
+    """Two published rows at the same value in the last category, with long names, and a third just above:
+    drawn, no two names' text boxes overlap, and every name lies inside its axes across and the figure."""
+    from chronotasks import reporting
+
+    long_names = ["Qwen2.5-VL-7B-Instruct", "GPT-4o-2024-08-06", "Gemini-2.5-Pro-Preview"]
+    values = [66.7, 66.7, 68.0]
+    lines = [reporting.ReferenceLine("published rows (Table 9)", [20.0, v], "paper", ["", name])
+             for v, name in zip(values, long_names)]
+    lines.append(reporting.ReferenceLine("published rows (Table 9)", [21.0, 10.0], "paper", ["Qwen2.5-VL-7B", ""]))
+    lines.append(reporting.ReferenceLine("published rows (Table 9)", [21.0, 10.0], "paper", ["GPT-4o", ""]))
+    panel = reporting.BarPanel("per period", ["Iron Age", "Modern India"], {"a model with a long name": [30.0, 100.0]},
+                               "accuracy (%)", references=lines)
+    figure = reporting.bar_chart([panel])
+    renderer = figure.canvas.get_renderer()
+    axes = figure.axes[0]
+    notes = [t for t in axes.texts if t.get_text() in [*long_names, "Qwen2.5-VL-7B", "GPT-4o"]]
+    assert len(notes) == 5
+    boxes = [t.get_window_extent(renderer) for t in notes]
+    for i, box in enumerate(boxes):
+        assert axes.bbox.x0 <= box.x0 and box.x1 <= axes.bbox.x1, notes[i].get_text()
+        assert figure.bbox.y0 <= box.y0 and box.y1 <= figure.bbox.y1, notes[i].get_text()
+        assert not [notes[j].get_text() for j in range(i) if boxes[j].overlaps(box)], notes[i].get_text()
+
+
+def test_missing_bars_say_so_and_few_questions_show_n():
+    """A missing or failed cell draws no bar (not a bar of height 0) and says "no figure"; a bar on fewer than
+    FEW_N questions carries its n; a mark (demo data) is printed inside the figure."""
+    from chronotasks import reporting
+    from chronotasks.suite_report.measure import Cell
+    from chronotasks.suite_report.page import _bars
+
+    panel = _bars(["Tang", "Song", "Yuan"], {"m": [Cell(1.0, questions=1), None, Cell(0.5, 0.3, 0.7, questions=40)],
+                                             "failed": [Cell(math.nan, questions=5), None, None]},
+                  100.0, "per dynasty", "accuracy (%)")
+    figure = reporting.bar_chart([panel], mark=reporting.DEMO_WARNING)
+    axes = figure.axes[0]
+    heights = sorted(round(p.get_height(), 6) for p in axes.patches if p.get_width() > 0)
+    assert heights == [50.0, 100.0]                        # two bars: no zero-height stand-in for the missing four
+    # the failed series has no bar but keeps its legend entry, in its own colour
+    legend = dict(zip([t.get_text() for t in axes.get_legend().get_texts()], axes.get_legend().legend_handles))
+    assert legend["failed"].get_facecolor() != legend["m"].get_facecolor()
+    texts = [t.get_text() for t in axes.texts]
+    assert texts.count(reporting.MISSING_BAR) == 4
+    assert "n=1" in texts and "n=40" not in texts          # the one-question 100% bar says n=1
+    assert figure.get_suptitle() == reporting.DEMO_WARNING
+
+
+def test_a_demo_report_marks_its_figures(recorded):
+    from chronotasks import reporting
+    from chronotasks.data.origin import DATA_ORIGIN, DEMO_ORIGIN
+    from chronotasks.suite_report.measure import Measurer, Settings, load_models
+    from chronotasks.suite_report.page import build
+
+    root, _ = recorded
+    assert build(load_models([root / "beta"]), Measurer(Settings(resamples=50)), []).mark is None
+    path = root / "beta" / "20250101_000000_samples_chrono_demo_period.jsonl"
+    path.write_text("".join(json.dumps({**json.loads(line), DATA_ORIGIN: DEMO_ORIGIN}) + "\n"
+                            for line in path.read_text().splitlines()))
+    report = build(load_models([root / "beta"]), Measurer(Settings(resamples=50)), [])
+    assert report.mark == reporting.DEMO_WARNING and report.plots
+
+
+def test_strict_match_beside_accuracy_when_a_run_reports_it(tmp_path):
+    """A task that reports strict_match (replies giving the answer exactly in the asked form) gets it beside
+    its accuracy; a run without it has no such column."""
+    samples = [{**s, "strict_match": float(strict)} for s, strict in zip(_accuracy_samples([1, 1, 0, 1]), [1, 0, 0, 1])]
+    _write_run(tmp_path / "with", "m", 0, {"chrono_demo_period": samples},
+               {"chrono_demo_period": {"accuracy": 0.75, "strict_match": 0.5, "parse_failure": 0.0}})
+    assert main(["report", str(tmp_path / "with"), "--out", str(tmp_path / "a")]) == 0
+    page = (tmp_path / "a" / "report.md").read_text()
+    cells = row(table(page, "Accuracy and strict match per task"), "m", "chrono_demo_period")
+    assert cells[2].startswith("75.0 [") and cells[3].startswith("50.0 [") and cells[3].endswith("(n=4)")
+    assert "- **strict match**: " in page
+    _write_run(tmp_path / "without", "m", 0, {"chrono_demo_period": _accuracy_samples([1, 1, 0, 1])},
+               {"chrono_demo_period": {"accuracy": 0.75, "parse_failure": 0.0}})
+    assert main(["report", str(tmp_path / "without"), "--out", str(tmp_path / "b")]) == 0
+    assert "strict match" not in (tmp_path / "b" / "report.md").read_text()

@@ -20,6 +20,7 @@ SKIP = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", "build", "dist", "
 EXPECTED = [
     "chronotasks/benchmarks/zzbench/__init__.py",
     "chronotasks/benchmarks/zzbench/demo.py",
+    "chronotasks/benchmarks/zzbench/report_spec.py",
     "chronotasks/tasks/zzbench/README.md",
     "chronotasks/tasks/zzbench/_default_template_yaml",
     "chronotasks/tasks/zzbench/zzbench.yaml",

@@ -191,12 +191,13 @@ def run(args: argparse.Namespace) -> int:
     labels = row_labels(runs, args.label)
     markdown = build_markdown(runs, labels)
     panels = plot_panels(runs, labels) if args.plot else None   # before any output: a failure writes nothing
-    for line in reporting.demo_lines(reporting.origins_by_model({label: [run] for run, label in zip(runs, labels)})):
+    origins = reporting.origins_by_model({label: [run] for run, label in zip(runs, labels)})
+    for line in reporting.demo_lines(origins):
         print(line + "\n")
     print(markdown)
     if args.csv:
         Path(args.csv).write_text(build_csv(runs, labels), encoding="utf-8")
         print(f"\ncsv: {args.csv}")
     if panels:
-        print(f"plot: {write_bar_chart(args.plot, panels)}")
+        print(f"plot: {write_bar_chart(args.plot, panels, mark=reporting.demo_mark(origins))}")
     return 0

@@ -181,7 +181,8 @@ def run(args: argparse.Namespace) -> int:
     rows = variant_stats(runs_by_model)
     markdown, text = render_tables(rows, args.digits)
     panel = period_panel(rows) if args.plot else None   # before any output: a failure writes nothing
-    for line in reporting.demo_lines(reporting.origins_by_model(runs_by_model)):
+    origins = reporting.origins_by_model(runs_by_model)
+    for line in reporting.demo_lines(origins):
         print(line + "\n")
     print(markdown)
     print()
@@ -189,5 +190,5 @@ def run(args: argparse.Namespace) -> int:
     if args.csv:
         Path(args.csv).write_text(text, encoding="utf-8")
     if panel:
-        print(f"plot: {reporting.write_bar_chart(args.plot, [panel])}")
+        print(f"plot: {reporting.write_bar_chart(args.plot, [panel], mark=reporting.demo_mark(origins))}")
     return 0

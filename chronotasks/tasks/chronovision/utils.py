@@ -1,9 +1,10 @@
 """Hooks of the ChronoVision tasks: each a few lines over chronotasks.scoring.
 
-Per-sample results are small dicts; the aggregations below (built in loops for
-the per-dynasty / per-category breakdowns) turn the lists into figures.
-``composite_S`` is each task's additive share of the composite S of §V.C; the
-group ``chronovision`` sums the shares (``sum_of_shares``), so its row is S.
+Per-sample results are small dicts; the aggregations below, each defined by the name its YAML
+uses, turn the lists into figures.
+``composite_S`` is each task's additive term of the composite S of §V.C (defined once, in
+chronotasks.scoring.composite); the group ``chronovision`` sums the terms (``sum_of_shares``), so
+its row is S.
 """
 
 import functools
@@ -16,9 +17,10 @@ from chronotasks.benchmarks.chronovision.grayscale import trial_image
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, benchmark_dir, doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
-from chronotasks.failures import mean_unless_failed, unless_failed  # noqa: F401  (mean_unless_failed: the YAMLs' aggregation of scores)
+from chronotasks.failures import FailedScore, unless_failed
+from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores)
 from chronotasks.scoring import extract_json, kendall_tau, mean, within_k
-from chronotasks.scoring.composite import news_score, shortcut_score
+from chronotasks.scoring.composite import localization_term, multimodal_term, shortcut_term, sorting_term, year_term
 from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
 from chronotasks.scoring.release_chronovision import multimodal_correct, news_year, shortcut_correct
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
@@ -113,10 +115,18 @@ def loc_process_results(doc, results):
     item = {"dynasty": doc["dynasty"], "category": doc["category"], "correct": float(pred == doc["answer"])}
     offset = dynasty_offset(doc, pred)
     # the release ships no scorer for the artifacts tasks: their share of S_release is our reading
-    return {"ACC_A": item["correct"], "composite_S": item["correct"], "composite_S_release": item["correct"],
+    return {"ACC_A": item["correct"], "composite_S": item["correct"],
+            "composite_S_release": ours(item["correct"], pred),
             "parse_failure": float(pred is None), **logged,
             **{f"acc_{d.lower()}": item for d in DYNASTIES}, **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES},
             "period_distance": offset, "period_bias": offset, "period_distance_chance": offset, "period_bias_chance": offset}
+
+
+def ours(score: float, pred: object) -> float:
+    """A release-protocol figure that is our reading (the release ships no scorer for the artifacts
+    tasks): our parse failure marks it, as it marks our own figures (a ``*_release`` figure is
+    otherwise left standing by our parse failure, chronotasks.failures.RELEASE_SUFFIX)."""
+    return FailedScore(score, "parse_failure") if pred is None else score
 
 
 def dynasty_offset(doc, pred):
@@ -135,7 +145,8 @@ def sort_process_results(doc, results):
     pred, logged = read_answer(space if space.base is not None else replace(space, base=0), results[0])  # 0-based image indices
     tau = kendall_tau(pred, gold)
     exact = float(pred is not None and list(pred) == gold)
-    return {"tau": tau, "tau_50": tau, "exact_order": exact, "composite_S": tau, "composite_S_release": tau,
+    return {"tau": tau, "tau_0_100": {"tau": tau}, "exact_order": exact, "composite_S": tau,
+            "composite_S_release": ours(tau, pred),
             "parse_failure": float(pred is None), **logged}
 
 
@@ -221,18 +232,23 @@ def news_multimodal_process_results(doc, results):
 
 
 # ---- aggregations --------------------------------------------------------------------------
-def _share(fraction):
-    @unless_failed
-    def agg(values):
-        return fraction * mean(values)
-    return agg
-
-
+# Each figure of a YAML's metric_list is defined here by the name the YAML gives it.
 def _group_acc(field, value):
-    def agg(items):
-        return mean([i["correct"] for i in items if i[field] == value])
-    agg.__name__ = f"acc_{field}_{value}"
-    return unless_failed(agg)
+    """Accuracy over the items of one dynasty or artifact category (NaN for a failed task)."""
+    return unless_failed(lambda items: mean([i["correct"] for i in items if i[field] == value]))
+
+
+acc_dynasty_tang = _group_acc("dynasty", "Tang")
+acc_dynasty_song = _group_acc("dynasty", "Song")
+acc_dynasty_yuan = _group_acc("dynasty", "Yuan")
+acc_dynasty_ming = _group_acc("dynasty", "Ming")
+acc_dynasty_qing = _group_acc("dynasty", "Qing")
+acc_category_china = _group_acc("category", "china")
+acc_category_coin = _group_acc("category", "coin")
+acc_category_jade = _group_acc("category", "jade")
+acc_category_fan = _group_acc("category", "fan")
+acc_category_carving = _group_acc("category", "carving")
+acc_category_lacquerware = _group_acc("category", "lacquerware")
 
 
 def mae(values):
@@ -247,62 +263,96 @@ MAE_chance, year_bias_chance = chance_distance, chance_bias
 
 
 @unless_failed
-def tau_50(values):
-    return 50.0 * (1.0 + mean(values))
+def tau_0_100(items):
+    """Table III's 50 × (1 + τ), on a 0-100 scale. Its items are {"tau": τ}, not numbers: lmms-eval would
+    give it the standard error of τ (a 0-1 figure) otherwise."""
+    return 50.0 * (1.0 + mean([item["tau"] for item in items]))
 
 
-loc_share = _share(1 / 6)                   # S_A/3 = (ACC_A + (1+τ)/2) / 6
-multimodal_share = _share(1 / 6)            # S_N/3 = (ACC_Y(1-MAE/80) + ACC_M) / 6
+# ``composite_S``: each task's term of S (chronotasks.scoring.composite, the one definition of S)
+@unless_failed
+def loc_share(values):
+    return localization_term(mean(values))
 
 
 @unless_failed
 def sort_share(values):
-    """(1+τ_level)/2 / 6 / 2: τ of S_A is the mean of the intra and cross levels (500 records each)."""
-    return (1.0 + mean(values)) / 2.0 / 12.0
-
-
-@unless_failed
-def news_year_share(items):
-    """The year part of S_N/3: news_score with ACC_M = 0 (the multimodal task adds its own share)."""
-    return news_score(mean([i["correct"] for i in items]), mean([i["error"] for i in items]), 0.0) / 3.0
-
-
-def _shortcut_metric(name, category=None):
-    def agg(items):
-        where = {"category": category} if category else {}
-        return shortcut_metrics(items, **where)[name]
-    agg.__name__ = f"{name}_{category or 'all'}"
-    return unless_failed(agg)
+    """Half of τ's term: τ of S_A is the mean of the intra and cross levels, one task each."""
+    return sorting_term(mean(values)) / 2.0
 
 
 @unless_failed
 def shortcut_share(items):
     m = shortcut_metrics(items)
-    return shortcut_score(m["ACC_B"], m["delta_ACC"]) / 3.0
+    return shortcut_term(m["ACC_B"], m["delta_ACC"])
 
 
-def _bin_metric(kind, label):
-    def agg(items):
-        chosen = [i for i in items if i["bin"] == label]
-        if kind == "n":
-            return float(len(chosen))
-        return mean([i[{"acc": "exact", "within1": "w1", "within3": "w3"}[kind]] for i in chosen])
-    return agg if kind == "n" else unless_failed(agg)
+@unless_failed
+def news_year_share(items):
+    return year_term(mean([i["correct"] for i in items]), mean([i["error"] for i in items]))
+
+
+@unless_failed
+def multimodal_share(values):
+    return multimodal_term(mean(values))
 
 
 def sum_of_shares(metrics, sizes, weight_by_size=False):
-    """Group aggregation: S = sum of the tasks' composite_S shares (sizes are not used)."""
+    """Group aggregation: S = sum of the tasks' composite_S terms (sizes are not used); NaN when a task's is."""
     return float(sum(metrics))
 
 
-for _d in DYNASTIES:
-    globals()[f"acc_dynasty_{_d.lower()}"] = _group_acc("dynasty", _d)
-for _c in ARTIFACT_CATEGORIES:
-    globals()[f"acc_category_{_c}"] = _group_acc("category", _c)
-for _name in ("ACC_B", "ACC_1", "ACC_2", "delta_ACC"):
-    globals()[f"shortcut_{_name}"] = _shortcut_metric(_name)
-    for _c in SPEED_CATEGORIES:
-        globals()[f"shortcut_{_name}_{_c}"] = _shortcut_metric(_name, _c)
-for _lo, _hi in CONFIDENCE_BINS:
-    for _kind in ("n", "acc", "within1", "within3"):
-        globals()[f"conf_{_kind}_{_lo}_{_hi}"] = _bin_metric(_kind, f"{_lo}-{_hi}")
+def _shortcut_metric(name, category=None):
+    """ACC_B, ACC_1, ACC_2 or delta_ACC over the trials (of one SPEED category), NaN for a failed task."""
+    where = {"category": category} if category else {}
+    return unless_failed(lambda items: shortcut_metrics(items, **where)[name])
+
+
+shortcut_ACC_B = _shortcut_metric("ACC_B")
+shortcut_ACC_1 = _shortcut_metric("ACC_1")
+shortcut_ACC_2 = _shortcut_metric("ACC_2")
+shortcut_delta_ACC = _shortcut_metric("delta_ACC")
+shortcut_ACC_B_sports = _shortcut_metric("ACC_B", "sports")
+shortcut_ACC_1_sports = _shortcut_metric("ACC_1", "sports")
+shortcut_ACC_2_sports = _shortcut_metric("ACC_2", "sports")
+shortcut_delta_ACC_sports = _shortcut_metric("delta_ACC", "sports")
+shortcut_ACC_B_politics = _shortcut_metric("ACC_B", "politics")
+shortcut_ACC_1_politics = _shortcut_metric("ACC_1", "politics")
+shortcut_ACC_2_politics = _shortcut_metric("ACC_2", "politics")
+shortcut_delta_ACC_politics = _shortcut_metric("delta_ACC", "politics")
+shortcut_ACC_B_emergency = _shortcut_metric("ACC_B", "emergency")
+shortcut_ACC_1_emergency = _shortcut_metric("ACC_1", "emergency")
+shortcut_ACC_2_emergency = _shortcut_metric("ACC_2", "emergency")
+shortcut_delta_ACC_emergency = _shortcut_metric("delta_ACC", "emergency")
+shortcut_ACC_B_electronics = _shortcut_metric("ACC_B", "electronics")
+shortcut_ACC_1_electronics = _shortcut_metric("ACC_1", "electronics")
+shortcut_ACC_2_electronics = _shortcut_metric("ACC_2", "electronics")
+shortcut_delta_ACC_electronics = _shortcut_metric("delta_ACC", "electronics")
+shortcut_ACC_B_diversity = _shortcut_metric("ACC_B", "diversity")
+shortcut_ACC_1_diversity = _shortcut_metric("ACC_1", "diversity")
+shortcut_ACC_2_diversity = _shortcut_metric("ACC_2", "diversity")
+shortcut_delta_ACC_diversity = _shortcut_metric("delta_ACC", "diversity")
+
+
+def _bin_count(label):
+    """How many replies gave a confidence in the bin (a count: no failure rule)."""
+    return lambda items: float(sum(i["bin"] == label for i in items))
+
+
+def _bin_mean(field, label):
+    """exact / w1 / w3 over the replies whose confidence is in the bin (NaN for a failed task)."""
+    return unless_failed(lambda items: mean([i[field] for i in items if i["bin"] == label]))
+
+
+conf_n_0_59, conf_acc_0_59 = _bin_count("0-59"), _bin_mean("exact", "0-59")
+conf_within1_0_59, conf_within3_0_59 = _bin_mean("w1", "0-59"), _bin_mean("w3", "0-59")
+conf_n_60_69, conf_acc_60_69 = _bin_count("60-69"), _bin_mean("exact", "60-69")
+conf_within1_60_69, conf_within3_60_69 = _bin_mean("w1", "60-69"), _bin_mean("w3", "60-69")
+conf_n_70_79, conf_acc_70_79 = _bin_count("70-79"), _bin_mean("exact", "70-79")
+conf_within1_70_79, conf_within3_70_79 = _bin_mean("w1", "70-79"), _bin_mean("w3", "70-79")
+conf_n_80_89, conf_acc_80_89 = _bin_count("80-89"), _bin_mean("exact", "80-89")
+conf_within1_80_89, conf_within3_80_89 = _bin_mean("w1", "80-89"), _bin_mean("w3", "80-89")
+conf_n_90_94, conf_acc_90_94 = _bin_count("90-94"), _bin_mean("exact", "90-94")
+conf_within1_90_94, conf_within3_90_94 = _bin_mean("w1", "90-94"), _bin_mean("w3", "90-94")
+conf_n_95_100, conf_acc_95_100 = _bin_count("95-100"), _bin_mean("exact", "95-100")
+conf_within1_95_100, conf_within3_95_100 = _bin_mean("w1", "95-100"), _bin_mean("w3", "95-100")

@@ -73,7 +73,7 @@ def process_results(doc, results):
     if qtype == "chronological_sequence":
         ranks = dict(zip("ABCDE", doc["period_ranks"]))
         out.update(accuracy=exact_match(pred, gold), kendall_tau=kendall_tau(pred, gold),
-                   exact_tie_aware=rank_consistent_match(pred, ranks), tied_questions=float(has_ties(ranks)))
+                   exact_tie_aware=rank_consistent_match(pred, ranks), tied_questions={"flag": float(has_ties(ranks))})
     elif qtype in ("material_availability", "manufacturing_technique"):
         out.update(accuracy=exact_set_match(pred, gold), f1=multilabel_f1(pred, gold))
     elif qtype == "period_grouping":
@@ -101,6 +101,7 @@ period_distance, period_bias = unless_failed(distance), unless_failed(bias)   # 
 period_distance_chance, period_bias_chance = chance_distance, chance_bias        # a property of the questions
 
 
-def count(values):
-    """Aggregation: how many questions have the flag (e.g. tied periods)."""
-    return float(sum(values))
+def count(items):
+    """Aggregation: how many questions have the flag (e.g. tied periods). Each item is {"flag": 0 or 1}, not a
+    number, so lmms-eval gives the count no standard error (it computes one for every number)."""
+    return float(sum(item["flag"] for item in items))
