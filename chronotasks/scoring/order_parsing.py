@@ -145,6 +145,7 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
     raw = s if raw is None else raw
     hi = len(s) if hi is None else hi
     found = []
+    read_around: dict[tuple[int, str, str], tuple[bool, bool, bool]] = {}
     for line_start, line in _lines(s, lo, hi):
         for m in items.run.finditer(line):
             if m.end() - m.start() > 100 * items.n:  # far too long for n items: a run-away list
@@ -161,19 +162,34 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
             if value is None:
                 continue
             start = line_start + m.start()
-            if _EXAMPLE.search(s[max(0, start - 25):start]):
+            # what is read around the list (an example's "e.g.", a direction, a hedge): the same around a list that
+            # repeats another's surroundings, so a run-away repetition of lists is read once
+            window = slice(max(0, start - _SENTENCE_CHARS), line_start + run_end + _SENTENCE_CHARS)
+            around = (start - window.start, raw[window], s[window])   # (where the list is in them: near the reply's start)
+            if around not in read_around:
+                read_around[around] = _around(s, raw, line, m, start, line_start + run_end, run_end)
+            example, reverse, hedged = read_around[around]
+            if example:
                 continue
-            if _direction(raw, start, line_start + run_end) < 0:
-                value = tuple(reversed(value))
-            found.append((start, value))
-            rest = line[run_end:]
-            end = _END.search(rest)
-            sentence = line[max(line.rfind(".", 0, m.start()), line.rfind(";", 0, m.start())) + 1:m.start()]
-            if HEDGE.search(lower(rest[: end.start() if end else len(rest)])) or _EITHER.search(lower(sentence)):
+            found.append((start, tuple(reversed(value)) if reverse else value))
+            if hedged:
                 found.append((start, CONFLICT))  # "Either 4,3,2,1,0 or 4,2,3,1,0", "C, A, D, B or maybe ..."
     return found
 
 
+def _around(s: str, raw: str, line: str, m: re.Match, start: int, end: int, run_end: int) -> tuple[bool, bool, bool]:
+    """What the text around a list says of it: (an example, stated newest first, hedged)."""
+    if _EXAMPLE.search(s[max(0, start - 25):start]):
+        return True, False, False
+    rest = line[run_end:run_end + _SENTENCE_CHARS]
+    stop = _END.search(rest)
+    back = max(0, m.start() - _SENTENCE_CHARS)
+    sentence = line[max(back - 1, line.rfind(".", back, m.start()), line.rfind(";", back, m.start())) + 1:m.start()]
+    hedged = HEDGE.search(lower(rest[: stop.start() if stop else len(rest)])) or _EITHER.search(lower(sentence))
+    return False, _direction(raw, start, end) < 0, hedged is not None
+
+
+_SENTENCE_CHARS = 300   # a list's sentence is read at most this far either side of it (a one-line loop of lists stays linear)
 _PROSE_AFTER = re.compile(r"\s*[—–;]\s+")  # between the n-th item and more: a dash or semicolon starts prose
 _EITHER = re.compile(r"\beither\b|\bor\s+(?:maybe|perhaps|possibly)\b|要么|或者")
 
