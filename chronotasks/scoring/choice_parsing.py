@@ -193,9 +193,10 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
         if role is not None:  # {"earlier_image": "Image 1", "later_image": "Image 2"}
             yield role
             return
-    fragment = _key_field(key).search(s) if ":" in s or "=" in s else None
-    if fragment:
-        yield Candidate(_value(fragment.group(1), choices, asks) or CONFLICT, fragment.start(), "json", True)
+    fragments = list(_key_field(key).finditer(s)) if ":" in s or "=" in s else []
+    values = {_value(fragment.group(1), choices, asks) for fragment in fragments}
+    if len(values) == 1:   # (two fields that differ, "Answer: 1 ... Answer: 2", are read as prose below)
+        yield Candidate(values.pop() or CONFLICT, fragments[0].start(), "json", True)
         return
     if "{" in s and _JSON_START.match(s):   # (its code fence's backticks are gone by now: "json\n{...")
         return  # a JSON reply that stops before its answer field

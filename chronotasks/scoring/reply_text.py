@@ -547,7 +547,7 @@ def _said(low: str, cue_start: int, floor: int) -> str:
     return "hypothetical" if _HYPOTHESIS.search(low, sentence_start(low, cue_start, floor), cue_start) else "cue"
 
 
-def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
+def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, int]]:
     """(how, start, end, final) spans of s that may hold the answer, in the order a grader reads them.
 
     ``how``: "cue" (after an answer cue, before "is the correct answer", or inside a
@@ -556,8 +556,9 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     question about the one that differs), "closing" (the end of a
     last sentence "... is X."), "bold" (a bold span ending its line), "line" (the first or the last line, for the
     caller to test as an answer line), "weak" (after a conclusion cue such as "so" or "因此"),
-    "all" (the whole reply). ``final``: the answer there is stated as the final one (after a
-    self-correction, or the cue's sentence says "final", "so", "therefore", ...). A region
+    "all" (the whole reply). ``final``: how finally the answer there is stated: 0 plainly, 1 when the
+    cue's sentence says "final", "so", "therefore", ...; 2k (2k + 1 so marked) after k self-corrections,
+    so a later revision outranks an earlier one. A cue's region ends at the next cue. A region
     ("fallbacks", 0, 0, False) marks where the fallback regions ("weak", "all") begin; "odd"
     regions come only when asked for (``odd``: a question about the one that differs).
     """
@@ -571,19 +572,20 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
         corrected = i < last_epoch
+        revised = 2 * (last_epoch - i)   # the force of an answer here: each self-correction outranks what came before
         cues = [m for m in bounded(list(STRONG_CUE.finditer(low, start, end)), low)
                 if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
                 and not _NOT_THE_ANSWER.search(low, max(0, m.start() - 24), m.start())
                 and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))]
         # (not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y are too early")
-        for m in reversed(cues):
+        for m, stop in reversed(list(zip(cues, [c.start() for c in cues[1:]] + [end]))):   # (a cue's region ends at the next)
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
                 how = _said(low, m.start(), start) if supposes else "cue"
-                yield how, m.end(), min(end, m.end() + REGION), corrected or _is_final(low, m.start(), m.end())
+                yield how, m.end(), min(stop, m.end() + REGION), revised + _is_final(low, m.start(), m.end())
         for how, pattern in reverse_cues:
             for m in reversed(bounded(list(pattern.finditer(low, start, end)), low)):
                 sentence = sentence_start(low, m.start(), start)
-                yield how, sentence, m.start(), corrected or _FINAL_MARK.search(low, sentence, m.start()) is not None
+                yield how, sentence, m.start(), revised + (_FINAL_MARK.search(low, sentence, m.start()) is not None)
         for m in bounded(list(_ALTERNATIVE_LINE.finditer(low, start, end)), low) if offers_another else ():   # "A, D, E\n\nOr B, D, E."
             line_end = low.find("\n", m.end())
             yield "cue", m.end(), end if line_end < 0 else min(line_end, end), False
@@ -595,24 +597,24 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
             for closing in reversed(closings):
                 if closing.end() not in cue_ends:  # not "The answer is B." again
                     how = "closing" if not supposes or _said(low, closing.start(), start) == "cue" else "hypothetical"
-                    yield how, closing.end(), min(end, closing.end() + REGION), corrected or _is_final(low, closing.start(), closing.end())
+                    yield how, closing.end(), min(end, closing.end() + REGION), revised + _is_final(low, closing.start(), closing.end())
             if getattr(s, "bold", ()):
                 for a, b in reversed(_bold_answers(s)):
                     if a >= start:
-                        yield "bold", a, b, corrected
+                        yield "bold", a, b, revised
         if corrected:  # text after a self-correction
             for m in reversed(bounded(list(WEAK_CUE.finditer(low, start, end)), low)):
-                yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "cue", m.end(), min(end, m.end() + REGION), True
+                yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "cue", m.end(), min(end, m.end() + REGION), revised
             next_line = _FIRST_LINE.search(s, s.find("\n", start, end) + 1 or end, end)
             if next_line:   # "Actually, ... let me correct that.\n\nB, D\n\n(why)": the line after the correction's own
-                yield "line", next_line.start(), next_line.end(), True
-            yield "cue", start, end, True
+                yield "line", next_line.start(), next_line.end(), revised
+            yield "cue", start, end, revised
     first = _FIRST_LINE.search(s)
     if first:
         last_start = s.rfind("\n") + 1
         revised_last = last_epoch > 0 and last_start > first.start() and last_start >= epochs[-1][0]
         if revised_last:   # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
-            yield "line", last_start, len(s), True
+            yield "line", last_start, len(s), 2 * last_epoch
         yield "line", first.start(), first.end(), False
         for m in bounded(list(_INTRODUCED_LINE.finditer(s, first.start())), low) if ":" in s or "：" in s else ():  # "... are:\n\nB, C\n\n(why)"
             if s.find("\n", m.start(1)) >= 0 and not _FIRST_OF_ITEMS.match(s, s.rfind("\n", 0, m.start(1)) + 1):
