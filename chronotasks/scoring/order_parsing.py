@@ -290,6 +290,9 @@ def _table(s: str, items: _Items) -> tuple | None:
     return items.value([ranked[r] for r in sorted(ranked)])
 
 
+_JOINT = re.compile(r"\band\b|和|而")   # between two statements of a clause ("the oldest is B and the newest is C")
+
+
 def _prose(s: str, items: _Items) -> tuple | None:
     """ "The oldest is B ... then D, then A, and the newest is C" -> (B, D, A, C)."""
     mentions = [(m.start(), m.group(0)) for m in items.single.finditer(s)]
@@ -304,14 +307,14 @@ def _prose(s: str, items: _Items) -> tuple | None:
             clause_start = max(s.rfind(ch, 0, m.start()) for ch in ".;,\n") + 1
             clause_end = min([i for i in (s.find(ch, m.end()) for ch in ".;,\n") if i >= 0] + [len(s)])
             clause = s[clause_start:clause_end]
-            parts = re.split(r"\band\b|和|而", clause)
-            offset = clause_start
-            for part in parts:
-                if offset <= m.start() < offset + len(part) + 1:
+            part_start = 0
+            for joint in [*_JOINT.finditer(clause), None]:   # the clause's parts, at their own offsets
+                part = clause[part_start:len(clause) if joint is None else joint.start()]
+                if clause_start + part_start <= m.start() < clause_start + part_start + len(part) + 1:
                     got = items.single.findall(part)
                     if len(set(got)) == 1:
                         return m.start(), got[0]
-                offset += len(part) + 3
+                part_start = len(clause) if joint is None else joint.end()
         return None
 
     old, new = attached(_OLDEST), attached(_NEWEST)

@@ -1187,3 +1187,14 @@ def test_reconsidering_in_chinese_is_a_self_correction(reply, expected):
     # found by tests/foundation/test_parse_gates.py: 重新考虑 was in the correction pattern, but its first-character
     # guard lacked 重, so it never matched and the two answers read as none
     assert AnswerSpace("letter", n=4).parse(reply) == expected
+
+
+@pytest.mark.parametrize("reply", [
+    "最早的是B和最晚的是C，D早于A",     # 和 and 而 join two statements as "and" does: one character, not three
+    "最早的是B而最晚的是C，D早于A",
+    "最晚的是C和最早的是B，D早于A",
+    "最早的是B，最晚的是C，D早于A",     # (the same sentence with a comma)
+    "The oldest is B and the newest is C, D is older than A.",
+])
+def test_oldest_and_newest_joined_in_one_clause(reply):
+    assert ORDER.parse(reply) == ("B", "D", "A", "C")
