@@ -39,8 +39,8 @@ COMMITTED = frozenset(("bare", "json", "cue", "closing", "bold", "structure", "l
 FALLBACK = frozenset(("lead", "weak", "all"))
 # An answer stated under a condition: never the answer, and no fallback reading is taken after one.
 HYPOTHETICAL = "hypothetical"
-# Read as committed when first, but never against another answer: "C stands out at first glance,
-# but ... the real outlier is A" ("X is the odd one out", "X stands out").
+# Read as committed when first, but never against another kind of answer: "C stands out at first glance,
+# but ... the real outlier is A" ("X is the odd one out", "X stands out"); two of them that differ are two answers.
 SOFT = frozenset(("odd",))
 
 
@@ -97,8 +97,8 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
             if cand.how == "bare":
                 return cand.value
             continue
-        if cand.how in FALLBACK or cand.how in SOFT or cand.value == primary.value:
-            continue
+        if cand.how in FALLBACK or (cand.how in SOFT and primary.how not in SOFT) or cand.value == primary.value:
+            continue   # (two "X belongs to a different period" of different X: two answers)
         if cand.value == CONFLICT:
             # a statement naming alternatives after the answer ("Answer: C ... it could be B or D")
             if cand.how in ("cue", "json", "closing") and cand.start > primary.start:

@@ -88,7 +88,9 @@ _ALL_SET = re.compile(
     r"|^\s*(?:都|全部|全都|均|所有)",
     re.IGNORECASE,
 )
-_ALL_BUT = re.compile(r"(?=[aeAE除])(?:\b(?:all|everything|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均))", re.IGNORECASE)
+_ALL_BUT = re.compile(r"(?=[aetAET除])(?:\b(?:all|everything|every\s+(?:option|one|choice)|tou(?:te)?s|alle[sn]?|tod[oa]s|tutt[ei])\b[^.\n]{0,30}?"
+                      r"\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides|sauf|excepté|hormis|außer|ausser|excepto|salvo|menos"
+                      r"|tranne|eccetto)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均))", re.IGNORECASE)   # (and in French, German, Spanish, Italian)
 _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|\bwhereas\b")
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
 _OPTION_LINE = re.compile(r"(?:^[ \t]*[-*•]?[ \t]*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)

@@ -22,6 +22,7 @@ from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
     LABEL_PREFIX,
+    UNSURE,
     ZH_DIGITS,
     blank_label_prefixes,
     cut_off,
@@ -294,7 +295,10 @@ _JOINT = re.compile(r"\band\b|和|而")   # between two statements of a clause (
 
 
 def _prose(s: str, items: _Items) -> tuple | None:
-    """ "The oldest is B ... then D, then A, and the newest is C" -> (B, D, A, C)."""
+    """ "The oldest is B ... then D, then A, and the newest is C" -> (B, D, A, C); no order from a reply that
+    says it cannot place some ("C is the oldest and B the newest, but I can't tell A from D")."""
+    if UNSURE.search(s):
+        return None
     mentions = [(m.start(), m.group(0)) for m in items.single.finditer(s)]
     order = list(dict.fromkeys(t for _, t in mentions))
     if sorted(order) != sorted(items.valid):

@@ -169,7 +169,7 @@ def test_family_e_direction(space, reply, expected):
     (SET, '{"selected_options": ["B", "C"]}', S("BC")),
     (YEAR, "{'year': 1987, 'confidence': 60}", 1987),
     (EARLIER, '{"answer": "Cannot be determined"}', None),
-    (EARLIER, '{"answer": "1"}\n\nActually, on reflection, Image 2 is earlier.', None),  # revised after the JSON
+    (EARLIER, '{"answer": "1"}\n\nActually, on reflection, Image 2 is earlier.', "2"),  # revised after the JSON: the revision
 ])
 def test_family_f_json_variants(space, reply, expected):
     assert read(space, reply) == expected
@@ -1198,3 +1198,48 @@ def test_reconsidering_in_chinese_is_a_self_correction(reply, expected):
 ])
 def test_oldest_and_newest_joined_in_one_clause(reply):
     assert ORDER.parse(reply) == ("B", "D", "A", "C")
+
+
+@pytest.mark.parametrize("reply, expected", [
+    # a JSON answer field that states the comparison the other way round answers the question asked ("which is earlier")
+    ('{"thinking": "A tram and gas lamps; then cars with fins.", "answer": "Image 2 is more recent"}', "1"),
+    ('{"thinking": "...", "answer": "Image 1 is later"}', "2"),
+    ('{"thinking": "...", "answer": "the second image is newer"}', "1"),
+    ('{"thinking": "...", "answer": "Image 2 is older"}', "2"),
+    ('{"thinking": "...", "answer": "2 (Image 2 is earlier)"}', "2"),
+    # a second answer after the JSON one, without a revision: two answers; with one, the revision
+    ('{"thinking": "Image 1 older.", "answer": "1"}\n\nFinal answer: 2', None),
+    ('{"thinking": "Image 1 older.", "answer": "1"}\n\nSo Image 1 is the earlier one.', "1"),
+    ('{"thinking": "...", "answer": "2"}\n\nCorrection: I mixed the images up - the gas lamps are in Image 1. Image 1 is earlier.', "1"),
+])
+def test_json_answer_words_and_later_answers(reply, expected):   # found by blind batches 49 and 50
+    assert EARLIER.parse(reply) == expected
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ("Toutes sauf B et D : la fonte et la lithographie n'étaient pas connues.", S("AC")),   # "all except" in other languages
+    ("Alle außer B - der mechanische Druck kam viel später.", S("ACD")),
+    ("Todas excepto C.", S("ABD")),
+    ("All except A and C.", S("BD")),
+])
+def test_all_except_in_other_languages(reply, expected):
+    assert AnswerSpace("letter_set", n=4, asks="available").parse(reply) == expected
+
+
+@pytest.mark.parametrize("reply", [
+    "D is the oldest and A the newest, but I can't tell B from C: they look contemporary.",
+    "B is the oldest and C the newest; A and D look contemporaneous, so I cannot order them.",
+])
+def test_a_partial_order_is_not_completed(reply):
+    assert ORDER.parse(reply) is None
+
+
+def test_two_odd_ones_out_are_two_answers():
+    assert LETTER.parse("Artifact 1 belongs to a different time period. Artifact 3 belongs to a different time period.") is None
+    assert LETTER.parse("Artifact 3 belongs to a different time period. It is the only glazed piece.") == "C"
+
+
+def test_two_ratings_that_differ_are_no_verdict():
+    assert parse_verdict("RATING: Not accept\nRATING: Accept", "judging") is None
+    assert parse_verdict("RATING: Accept\nThe snow is right.\nRATING: Accept", "judging") is True
+    assert parse_verdict("RATING: Poor\nWait, on reflection the lighting is right.\nRATING: Good", "judging") is True
