@@ -1243,3 +1243,12 @@ def test_two_ratings_that_differ_are_no_verdict():
     assert parse_verdict("RATING: Not accept\nRATING: Accept", "judging") is None
     assert parse_verdict("RATING: Accept\nThe snow is right.\nRATING: Accept", "judging") is True
     assert parse_verdict("RATING: Poor\nWait, on reflection the lighting is right.\nRATING: Good", "judging") is True
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ('{"year": 1985, "confidence": 60}\n\nOn reflection, the car is a 1988 model, so the year must be 1988.', 1988),
+    ('{"year": 1985, "confidence": 60}\n\nWait - the poster behind is dated 1991. The year is 1991.', 1991),
+    ('{"year": 1985, "confidence": 60}\n\nThe car suggests the mid-1980s.', 1985),
+])
+def test_a_year_revised_after_its_json(reply, expected):   # found by blind batch 49
+    assert YEAR.parse(reply) == expected
