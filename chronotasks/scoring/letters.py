@@ -832,7 +832,7 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
     """(said unavailable, options) of each statement that says a group of options was (not)
     available: "C and D would not have been available", "Not available: C, D", "A and B were"."""
     groups = []
-    for clause in _GROUP_SPLIT.split(s):
+    for clause in _GROUP_SPLIT.split(_unlabelled(s)):
         if not clause or len(clause) > 300:
             continue
         negative = _said_unavailable(clause)
@@ -841,7 +841,8 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
         m = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options)
         found = m.primary()
         if found and len({frozenset(r) for r in _runs(clause, m)}) == 1 and set(found) <= set(letters_for(n)):
-            groups.append((negative, frozenset(found)))
+            # "Everything except glass and porcelain was unavailable": the group is the others
+            groups.append((negative, frozenset(letters_for(n)) - set(found) if _ALL_BUT.search(clause) else frozenset(found)))
         elif not found and _GROUP_NONE.search(clause):  # "None of the listed techniques would have been available."
             groups.append((not negative, frozenset(letters_for(n))))
         elif not found and _GROUP_ALL.search(clause):  # "All of these materials would have been available."
@@ -858,6 +859,14 @@ _ANSWER_AFTER_PREDICATE = re.compile(  # on lower(text)
 _GROUP_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]*)?(?:(?:not[ \t]+|un)?available|(?:不)?可用)[ \t]*[:：]")
 
 
+# an option letter's stop before its text ("A. coil technique and D. hand-molding were available"): no sentence end
+_LABEL_STOP = re.compile(r"(?<![A-Za-z0-9])([A-Z])\.(?=[ \t]+[a-z])")
+
+
+def _unlabelled(s: str) -> str:
+    return _LABEL_STOP.sub(r"\1)", s) if "." in s else s
+
+
 def _said_available(line: str) -> bool:
     """Whether a line says of the options it names that they were (not) available ("C and D would
     not have been available."), rather than giving them as the answer with an aside ("C, D (A and B
@@ -867,6 +876,7 @@ def _said_available(line: str) -> bool:
         return True   # "Available: A, C" / "Not available: B, D": a group under its label
     if _ANSWER_AFTER_PREDICATE.search(lower(line)):
         return False
+    line = _unlabelled(line)
     head = first_clause(_blank(line, [(a.start(), a.end()) for a in _ASIDE.finditer(line)]))
     if _GROUP_ALL.match(head) or _GROUP_NONE.match(head):   # "All of these materials — stone, silk, ... — would have been available"
         head = re.split(r"[.;!?。；\n]", line, maxsplit=1)[0]

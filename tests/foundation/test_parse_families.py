@@ -1252,3 +1252,15 @@ def test_two_ratings_that_differ_are_no_verdict():
 ])
 def test_a_year_revised_after_its_json(reply, expected):   # found by blind batch 49
     assert YEAR.parse(reply) == expected
+
+
+@pytest.mark.parametrize("space, reply, expected", [
+    # a group given through its complement, said (not) available: the polarity applies to the others
+    (AnswerSpace("letter_set", n=4, asks="unavailable"), "Everything except paper and stone was unavailable.", S("CD")),
+    # numbered items joined by "and" in a sentence of availability: both items
+    (AnswerSpace("letter_set", n=4, asks="unavailable", numbered=True), "3. synthetic pigments and 4. gold were not available; the rest were.",
+     S("CD")),
+    (AnswerSpace("letter_set", n=4, asks="available", numbered=True), "1. paper and 2. stone were available; the other two were not.", S("AB")),
+])
+def test_availability_of_complements_and_numbered_items(space, reply, expected):   # found by blind batch 50
+    assert space.parse(reply, MATERIALS) == expected
