@@ -1001,6 +1001,25 @@ def _caption_only(s: str, n: int, options) -> bool:
     return all((m := _NEXT_WORD.match(s, end)) and m.group(1) not in _NAMING_NEXT for _, end, _ in named)
 
 
+# Chinese items joined by 和 / 与 / 及 / 、 before what is said of them ("失蜡法和石雕在这个时期都已经可以使用")
+_ZH_ITEMS = re.compile(r"[\u4e00-\u9fff]{2,8}(?:(?:和|与|及|以及|、)[\u4e00-\u9fff]{2,8})+")
+_ZH_JOINT = re.compile(r"和|与|以及|及|、")
+_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")   # a reply that gives option letters is read by them
+
+
+def _names_unknown_items(s: str, options) -> bool:
+    """Whether a reply that names options joins in a Chinese list items that name none (options rendered in words
+    our Chinese names do not hold, "泥条盘筑和手捏成型", "施釉和石雕 ..., 失蜡法也有"): the options read would be a part
+    of the set the reply gives (read only in a reply that names its options by text alone)."""
+    if not option_mentions(s, options):
+        return False
+    for m in _ZH_ITEMS.finditer(s):
+        named = [bool(option_mentions(item, options)) for item in _ZH_JOINT.split(m.group(0))]
+        if not all(named[1:]):   # (the first item may run on from the words before the list)
+            return True
+    return False
+
+
 def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: str | None = None) -> Iterator[Candidate]:
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
@@ -1013,6 +1032,9 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
         yield Candidate(frozenset(letters), 0, "bare")
         return
     if asks is not None and _caption_only(s, n, options):
+        return
+    if options and not s.isascii() and not _ANY_LETTER.search(s) and _names_unknown_items(s, options):
+        yield Candidate(CONFLICT, 0, "cue")   # the set would be a part of what the reply names
         return
     cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
 

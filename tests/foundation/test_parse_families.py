@@ -1264,3 +1264,14 @@ def test_a_year_revised_after_its_json(reply, expected):   # found by blind batc
 ])
 def test_availability_of_complements_and_numbered_items(space, reply, expected):   # found by blind batch 50
     assert space.parse(reply, MATERIALS) == expected
+
+
+@pytest.mark.parametrize("reply, expected", [
+    # options named in Chinese words our names do not hold: reading the ones we know would give a part of the set
+    ("泥条盘筑和手捏成型在当时都已经可以使用。", None),
+    ("拉坯和石雕在当时都已出现，失蜡法也有。", None),
+    ("A、D（失蜡法和手捏成型在当时已经存在）", S("AD")),   # (letters given: read by them)
+])
+def test_chinese_items_that_name_no_option(reply, expected):   # found by blind batches 49 and 50
+    options = ["lost-wax casting", "glazing", "hand-molding", "stone carving"]
+    assert AnswerSpace("letter_set", n=4, asks="available").parse(reply, options) == expected
