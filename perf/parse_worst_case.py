@@ -73,6 +73,7 @@ def structured(size: int) -> dict[str, str]:
         "numbered list lines '1. A'": fill("1. A\n2. B\n3. C\n4. D\n", size),
         "table rows '| A | ✓ |'": fill("| A | ✓ |\n| B | ✗ |\n", size),
         "bold answers '**A**'": fill("**A**\n", size),
+        "Chinese lists '失蜡法和手捏成型、石雕，'": fill("失蜡法和手捏成型、石雕，", size),
     }
 
 

@@ -156,7 +156,8 @@ def parse_graded_rating(text: Any, accept_from: str = DEFAULT_ACCEPT_FROM) -> bo
             if lone and len(lone) <= 20 and (more := _levels(lone.strip(" .*"))):
                 verdicts |= {_accepts(level, accept_from) for level in more}
             if not corrections(lower(s[cues[0].start():cues[-1].start()])):   # an earlier rating not revised: a second one
-                verdicts |= {_accepts(level, accept_from) for cue in cues[:-1] for level in _clause_levels(s[cue.end():])}
+                verdicts |= {_accepts(level, accept_from) for cue, following in zip(cues, cues[1:])
+                             for level in _clause_levels(s[cue.end():following.start()])}   # (up to the next cue: linear)
         return verdicts.pop() if len(verdicts) == 1 else UNPARSED
     if levels is not None or _RATING_CUE.search(s):
         return UNPARSED
