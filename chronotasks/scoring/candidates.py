@@ -11,7 +11,9 @@ it:
 - another committed statement gives a different answer ("Answer: C ... Answer: B", a last line
   that differs from the answer cue) and the answer read is not marked as the final one ("Final
   answer:", "so", "therefore", or it follows a self-correction such as "wait" or "actually"), or
-  a later answer statement names alternatives ("Answer: C. ... The answer could be B or D.");
+  a later answer statement names alternatives ("Answer: C. ... The answer could be B or D."). Two
+  answers after cues of equal force contradict each other at any distance ("Answer: B. Answer: C.",
+  "Final answer: B ... Final answer: C."); only a self-correction before the later one revises;
 - the reply was cut off and the answer would come from its unfinished last sentence.
 
 An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4") is
@@ -37,8 +39,8 @@ COMMITTED = frozenset(("bare", "json", "cue", "closing", "bold", "structure", "l
 FALLBACK = frozenset(("lead", "weak", "all"))
 # An answer stated under a condition: never the answer, and no fallback reading is taken after one.
 HYPOTHETICAL = "hypothetical"
-# Read as committed when first, but never against another answer: "C stands out at first glance,
-# but ... the real outlier is A" ("X is the odd one out", "X stands out").
+# Read as committed when first, but never against another kind of answer: "C stands out at first glance,
+# but ... the real outlier is A" ("X is the odd one out", "X stands out"); two of them that differ are two answers.
 SOFT = frozenset(("odd",))
 
 
@@ -50,12 +52,19 @@ class Candidate(NamedTuple):
     value: Any
     start: int
     how: str
-    final: bool = False
+    final: int = 0   # 0: stated plainly; 1: marked final ("Final answer:", "so"); 2k or 2k+1: after k self-corrections
 
 
 # Yielded by a reader before its fallback readings: once a committed answer was found they cannot
 # change the decision, so ``decide`` stops reading there (the whole-reply reading is the costly one).
 FALLBACKS = Candidate(None, 0, "fallbacks")
+
+
+def _equal_force(earlier: Candidate, later: Candidate) -> bool:
+    """Whether two answers are stated with the same force: both after an answer cue marked final ("Final
+    answer: B. ... Final answer: C."), neither after a self-correction (``final`` counts the corrections
+    before an answer: ``regions``)."""
+    return earlier.how == later.how == "cue" and earlier.final == later.final == 1
 
 
 def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> Any:
@@ -88,14 +97,14 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
             if cand.how == "bare":
                 return cand.value
             continue
-        if cand.how in FALLBACK or cand.how in SOFT or cand.value == primary.value:
-            continue
+        if cand.how in FALLBACK or (cand.how in SOFT and primary.how not in SOFT) or cand.value == primary.value:
+            continue   # (two "X belongs to a different period" of different X: two answers)
         if cand.value == CONFLICT:
             # a statement naming alternatives after the answer ("Answer: C ... it could be B or D")
             if cand.how in ("cue", "json", "closing") and cand.start > primary.start:
                 return None
             continue
-        if cand.start < primary.start and primary.final:
+        if cand.start < primary.start and primary.final and not _equal_force(cand, primary):
             continue  # an earlier answer, revised by the final one
         return None
     return None if primary is None else primary.value

@@ -102,12 +102,13 @@ def _value(text: str, choices: list[str], asks: str | None) -> str | None:
     label = _BARE_LABEL.fullmatch(word)
     if label and label.group(1) in choices:   # {"answer": "Image 2"}
         return label.group(1)
+    compared = _compared(s, choices, asks) if asks else None
+    if compared is not None:   # {"answer": "Image 2 is more recent"} for "which is earlier": the question asked is answered
+        return compared
     named = {c for _, _, c in _mentions(s, choices, bare_numbers=True)}
     if len(named) == 1:
         c = named.pop()
         return c if c in choices else None
-    if len(named) > 1 and asks:
-        return _compared(s, choices, asks)
     return None
 
 
@@ -173,13 +174,13 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     field = json_answer(s, (key.lower(), "final_answer", "answer"), objects)
     if field is not None:
         answer = _value(field[1], choices, asks) if field[1] else None
-        yield Candidate(answer or CONFLICT, field[0], "json", True)
         after = s[s.rfind("}") + 1:]
         revision = next(iter(corrections(lower(after))), None) if after.strip(" \n`") else None
-        if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.'
-            clause = first_clause(after[revision.end():])
-            value = (_compared(clause, choices, asks) if asks else None) or _value(clause, choices, asks) if clause.strip() else None
-            yield Candidate(value, len(s) - len(after) + revision.end(), "cue", True)
+        if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.': the revision, read first, outranks it
+            yield Candidate(_revised_choice(after[revision.end():], choices, asks), len(s) - len(after) + revision.end(), "cue", 2)
+        yield Candidate(answer or CONFLICT, field[0], "json", True)
+        if not revision and after.strip(" \n`"):   # '{"answer": "1"}\n\nFinal answer: 2': a second answer after the JSON one
+            yield Candidate(decide(choice_candidates(after, choices, key, asks)), len(s) - len(after), "cue")
         if asks:
             concluded = [_concluded(text, choices, asks) for text in _reasoning(s, field[0], objects)]
             checks = [text for text in _reasoning(s, field[0], objects, _CHECK_KEYS) if _REVISED.search(lower(text))]
@@ -194,9 +195,10 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
         if role is not None:  # {"earlier_image": "Image 1", "later_image": "Image 2"}
             yield role
             return
-    fragment = _key_field(key).search(s) if ":" in s or "=" in s else None
-    if fragment:
-        yield Candidate(_value(fragment.group(1), choices, asks) or CONFLICT, fragment.start(), "json", True)
+    fragments = list(_key_field(key).finditer(s)) if ":" in s or "=" in s else []
+    values = {_value(fragment.group(1), choices, asks) for fragment in fragments}
+    if len(values) == 1:   # (two fields that differ, "Answer: 1 ... Answer: 2", are read as prose below)
+        yield Candidate(values.pop() or CONFLICT, fragments[0].start(), "json", True)
         return
     if "{" in s and _JSON_START.match(s):   # (its code fence's backticks are gone by now: "json\n{...")
         return  # a JSON reply that stops before its answer field
@@ -230,6 +232,18 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             yield Candidate(c if c in choices else CONFLICT, lo, how, final)
         elif len(named) > 1:
             yield Candidate(CONFLICT, lo, how, final)
+
+
+def _revised_choice(text: str, choices: list[str], asks: str | None) -> str | None:
+    """The choice a revision after a JSON answer names: the one its sentences name ("Correction: I swapped the
+    images — the box cameras are in Image 1 ... Image 1 is the earlier one."), None when they name none or two."""
+    found = set()
+    for sentence in re.split(r"(?<=[.!?。])\s+", text.strip())[:6]:
+        clause = first_clause(sentence)
+        value = ((_compared(clause, choices, asks) if asks else None) or _value(clause, choices, asks)) if clause.strip() else None
+        if value is not None:
+            found.add(value)
+    return found.pop() if len(found) == 1 else None
 
 
 _EARLIER_KEY = re.compile(r"earl|old|first|prior|前|早")

@@ -88,7 +88,9 @@ _ALL_SET = re.compile(
     r"|^\s*(?:都|全部|全都|均|所有)",
     re.IGNORECASE,
 )
-_ALL_BUT = re.compile(r"(?=[aeAE除])(?:\b(?:all|everything|every\s+(?:option|one|choice))\b[^.\n]{0,30}?\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均))", re.IGNORECASE)
+_ALL_BUT = re.compile(r"(?=[aetAET除])(?:\b(?:all|everything|every\s+(?:option|one|choice)|tou(?:te)?s|alle[sn]?|tod[oa]s|tutt[ei])\b[^.\n]{0,30}?"
+                      r"\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides|sauf|excepté|hormis|außer|ausser|excepto|salvo|menos"
+                      r"|tranne|eccetto)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均))", re.IGNORECASE)   # (and in French, German, Spanish, Italian)
 _K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|\bwhereas\b")
 _ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
 _OPTION_LINE = re.compile(r"(?:^[ \t]*[-*•]?[ \t]*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
@@ -830,7 +832,7 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
     """(said unavailable, options) of each statement that says a group of options was (not)
     available: "C and D would not have been available", "Not available: C, D", "A and B were"."""
     groups = []
-    for clause in _GROUP_SPLIT.split(s):
+    for clause in _GROUP_SPLIT.split(_unlabelled(s)):
         if not clause or len(clause) > 300:
             continue
         negative = _said_unavailable(clause)
@@ -839,7 +841,8 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
         m = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options)
         found = m.primary()
         if found and len({frozenset(r) for r in _runs(clause, m)}) == 1 and set(found) <= set(letters_for(n)):
-            groups.append((negative, frozenset(found)))
+            # "Everything except glass and porcelain was unavailable": the group is the others
+            groups.append((negative, frozenset(letters_for(n)) - set(found) if _ALL_BUT.search(clause) else frozenset(found)))
         elif not found and _GROUP_NONE.search(clause):  # "None of the listed techniques would have been available."
             groups.append((not negative, frozenset(letters_for(n))))
         elif not found and _GROUP_ALL.search(clause):  # "All of these materials would have been available."
@@ -856,6 +859,14 @@ _ANSWER_AFTER_PREDICATE = re.compile(  # on lower(text)
 _GROUP_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]*)?(?:(?:not[ \t]+|un)?available|(?:不)?可用)[ \t]*[:：]")
 
 
+# an option letter's stop before its text ("A. coil technique and D. hand-molding were available"): no sentence end
+_LABEL_STOP = re.compile(r"(?<![A-Za-z0-9])([A-Z])\.(?=[ \t]+[a-z])")
+
+
+def _unlabelled(s: str) -> str:
+    return _LABEL_STOP.sub(r"\1)", s) if "." in s else s
+
+
 def _said_available(line: str) -> bool:
     """Whether a line says of the options it names that they were (not) available ("C and D would
     not have been available."), rather than giving them as the answer with an aside ("C, D (A and B
@@ -865,6 +876,7 @@ def _said_available(line: str) -> bool:
         return True   # "Available: A, C" / "Not available: B, D": a group under its label
     if _ANSWER_AFTER_PREDICATE.search(lower(line)):
         return False
+    line = _unlabelled(line)
     head = first_clause(_blank(line, [(a.start(), a.end()) for a in _ASIDE.finditer(line)]))
     if _GROUP_ALL.match(head) or _GROUP_NONE.match(head):   # "All of these materials — stone, silk, ... — would have been available"
         head = re.split(r"[.;!?。；\n]", line, maxsplit=1)[0]
@@ -989,6 +1001,25 @@ def _caption_only(s: str, n: int, options) -> bool:
     return all((m := _NEXT_WORD.match(s, end)) and m.group(1) not in _NAMING_NEXT for _, end, _ in named)
 
 
+# Chinese items joined by 和 / 与 / 及 / 、 before what is said of them ("失蜡法和石雕在这个时期都已经可以使用")
+_ZH_ITEMS = re.compile(r"[\u4e00-\u9fff]{2,8}(?:(?:和|与|及|以及|、)[\u4e00-\u9fff]{2,8})+")
+_ZH_JOINT = re.compile(r"和|与|以及|及|、")
+_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")   # a reply that gives option letters is read by them
+
+
+def _names_unknown_items(s: str, options) -> bool:
+    """Whether a reply that names options joins in a Chinese list items that name none (options rendered in words
+    our Chinese names do not hold, "泥条盘筑和手捏成型", "施釉和石雕 ..., 失蜡法也有"): the options read would be a part
+    of the set the reply gives (read only in a reply that names its options by text alone)."""
+    if not option_mentions(s, options):
+        return False
+    for m in _ZH_ITEMS.finditer(s):
+        named = [bool(option_mentions(item, options)) for item in _ZH_JOINT.split(m.group(0))]
+        if not all(named[1:]):   # (the first item may run on from the words before the list)
+            return True
+    return False
+
+
 def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: str | None = None) -> Iterator[Candidate]:
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
@@ -1001,6 +1032,9 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
         yield Candidate(frozenset(letters), 0, "bare")
         return
     if asks is not None and _caption_only(s, n, options):
+        return
+    if options and not s.isascii() and not _ANY_LETTER.search(s) and _names_unknown_items(s, options):
+        yield Candidate(CONFLICT, 0, "cue")   # the set would be a part of what the reply names
         return
     cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
 

@@ -22,6 +22,7 @@ from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
     LABEL_PREFIX,
+    UNSURE,
     ZH_DIGITS,
     blank_label_prefixes,
     cut_off,
@@ -145,6 +146,7 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
     raw = s if raw is None else raw
     hi = len(s) if hi is None else hi
     found = []
+    read_around: dict[tuple[int, str, str], tuple[bool, bool, bool]] = {}
     for line_start, line in _lines(s, lo, hi):
         for m in items.run.finditer(line):
             if m.end() - m.start() > 100 * items.n:  # far too long for n items: a run-away list
@@ -161,19 +163,34 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
             if value is None:
                 continue
             start = line_start + m.start()
-            if _EXAMPLE.search(s[max(0, start - 25):start]):
+            # what is read around the list (an example's "e.g.", a direction, a hedge): the same around a list that
+            # repeats another's surroundings, so a run-away repetition of lists is read once
+            window = slice(max(0, start - _SENTENCE_CHARS), line_start + run_end + _SENTENCE_CHARS)
+            around = (start - window.start, raw[window], s[window])   # (where the list is in them: near the reply's start)
+            if around not in read_around:
+                read_around[around] = _around(s, raw, line, m, start, line_start + run_end, run_end)
+            example, reverse, hedged = read_around[around]
+            if example:
                 continue
-            if _direction(raw, start, line_start + run_end) < 0:
-                value = tuple(reversed(value))
-            found.append((start, value))
-            rest = line[run_end:]
-            end = _END.search(rest)
-            sentence = line[max(line.rfind(".", 0, m.start()), line.rfind(";", 0, m.start())) + 1:m.start()]
-            if HEDGE.search(lower(rest[: end.start() if end else len(rest)])) or _EITHER.search(lower(sentence)):
+            found.append((start, tuple(reversed(value)) if reverse else value))
+            if hedged:
                 found.append((start, CONFLICT))  # "Either 4,3,2,1,0 or 4,2,3,1,0", "C, A, D, B or maybe ..."
     return found
 
 
+def _around(s: str, raw: str, line: str, m: re.Match, start: int, end: int, run_end: int) -> tuple[bool, bool, bool]:
+    """What the text around a list says of it: (an example, stated newest first, hedged)."""
+    if _EXAMPLE.search(s[max(0, start - 25):start]):
+        return True, False, False
+    rest = line[run_end:run_end + _SENTENCE_CHARS]
+    stop = _END.search(rest)
+    back = max(0, m.start() - _SENTENCE_CHARS)
+    sentence = line[max(back - 1, line.rfind(".", back, m.start()), line.rfind(";", back, m.start())) + 1:m.start()]
+    hedged = HEDGE.search(lower(rest[: stop.start() if stop else len(rest)])) or _EITHER.search(lower(sentence))
+    return False, _direction(raw, start, end) < 0, hedged is not None
+
+
+_SENTENCE_CHARS = 300   # a list's sentence is read at most this far either side of it (a one-line loop of lists stays linear)
 _PROSE_AFTER = re.compile(r"\s*[—–;]\s+")  # between the n-th item and more: a dash or semicolon starts prose
 _EITHER = re.compile(r"\beither\b|\bor\s+(?:maybe|perhaps|possibly)\b|要么|或者")
 
@@ -274,8 +291,14 @@ def _table(s: str, items: _Items) -> tuple | None:
     return items.value([ranked[r] for r in sorted(ranked)])
 
 
+_JOINT = re.compile(r"\band\b|和|而")   # between two statements of a clause ("the oldest is B and the newest is C")
+
+
 def _prose(s: str, items: _Items) -> tuple | None:
-    """ "The oldest is B ... then D, then A, and the newest is C" -> (B, D, A, C)."""
+    """ "The oldest is B ... then D, then A, and the newest is C" -> (B, D, A, C); no order from a reply that
+    says it cannot place some ("C is the oldest and B the newest, but I can't tell A from D")."""
+    if UNSURE.search(s):
+        return None
     mentions = [(m.start(), m.group(0)) for m in items.single.finditer(s)]
     order = list(dict.fromkeys(t for _, t in mentions))
     if sorted(order) != sorted(items.valid):
@@ -288,14 +311,14 @@ def _prose(s: str, items: _Items) -> tuple | None:
             clause_start = max(s.rfind(ch, 0, m.start()) for ch in ".;,\n") + 1
             clause_end = min([i for i in (s.find(ch, m.end()) for ch in ".;,\n") if i >= 0] + [len(s)])
             clause = s[clause_start:clause_end]
-            parts = re.split(r"\band\b|和|而", clause)
-            offset = clause_start
-            for part in parts:
-                if offset <= m.start() < offset + len(part) + 1:
+            part_start = 0
+            for joint in [*_JOINT.finditer(clause), None]:   # the clause's parts, at their own offsets
+                part = clause[part_start:len(clause) if joint is None else joint.start()]
+                if clause_start + part_start <= m.start() < clause_start + part_start + len(part) + 1:
                     got = items.single.findall(part)
                     if len(set(got)) == 1:
                         return m.start(), got[0]
-                offset += len(part) + 3
+                part_start = len(clause) if joint is None else joint.end()
         return None
 
     old, new = attached(_OLDEST), attached(_NEWEST)

@@ -34,6 +34,13 @@ LONG_REPLY = 12_000
 HEAD, TAIL = 2_000, 8_000
 # Without an answer cue or an answer line, only a reply this short is searched as a whole for an answer.
 ANYWHERE_LIMIT = 3_000
+# What one reply may cost, whatever it repeats (a loop of cues or self-corrections would otherwise make the
+# readers quadratic): a region after a cue ends at most REGION characters after it; of a run of more than
+# 2 * MAX_CUES cues (or self-corrections), the first and last MAX_CUES distinct ones are read (a cue whose
+# surroundings repeat an earlier one's word for word states the same answer).
+REGION = 2_000
+MAX_CUES = 12
+_CUE_CONTEXT = 24   # the characters either side of a cue that make it the same as another
 
 _THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"),
                ("◁think▷", "◁/think▷"))   # (the last: Kimi-VL-Thinking's markers)
@@ -421,8 +428,25 @@ def corrections(low: str) -> list[re.Match]:
             if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))]
 
 
+def bounded(matches: list[re.Match], low: str) -> list[re.Match]:
+    """A long run of cue matches cut to what a reply may cost (``MAX_CUES``): a match whose surroundings
+    repeat a later one's is dropped, then the first and last ``MAX_CUES`` are kept."""
+    if len(matches) <= 2 * MAX_CUES:
+        return matches
+    seen: set[str] = set()
+    distinct = []
+    for m in reversed(matches):
+        key = low[max(0, m.start() - _CUE_CONTEXT):m.end() + _CUE_CONTEXT]
+        if key not in seen:
+            seen.add(key)
+            distinct.append(m)
+    distinct.reverse()
+    return distinct if len(distinct) <= 2 * MAX_CUES else distinct[:MAX_CUES] + distinct[-MAX_CUES:]
+
+
 def _epochs(s: str) -> list[tuple[int, int]]:
-    cuts = [m.end() for m in corrections(lower(s))]
+    low = lower(s)
+    cuts = [m.end() for m in bounded(corrections(low), low)]
     starts = [0] + cuts
     ends = cuts + [len(s)]
     return list(zip(starts, ends))
@@ -524,7 +548,7 @@ def _said(low: str, cue_start: int, floor: int) -> str:
     return "hypothetical" if _HYPOTHESIS.search(low, sentence_start(low, cue_start, floor), cue_start) else "cue"
 
 
-def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
+def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, int]]:
     """(how, start, end, final) spans of s that may hold the answer, in the order a grader reads them.
 
     ``how``: "cue" (after an answer cue, before "is the correct answer", or inside a
@@ -533,8 +557,9 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     question about the one that differs), "closing" (the end of a
     last sentence "... is X."), "bold" (a bold span ending its line), "line" (the first or the last line, for the
     caller to test as an answer line), "weak" (after a conclusion cue such as "so" or "因此"),
-    "all" (the whole reply). ``final``: the answer there is stated as the final one (after a
-    self-correction, or the cue's sentence says "final", "so", "therefore", ...). A region
+    "all" (the whole reply). ``final``: how finally the answer there is stated: 0 plainly, 1 when the
+    cue's sentence says "final", "so", "therefore", ...; 2k (2k + 1 so marked) after k self-corrections,
+    so a later revision outranks an earlier one. A cue's region ends at the next cue. A region
     ("fallbacks", 0, 0, False) marks where the fallback regions ("weak", "all") begin; "odd"
     regions come only when asked for (``odd``: a question about the one that differs).
     """
@@ -548,20 +573,21 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
     last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
         corrected = i < last_epoch
-        cues = [m for m in STRONG_CUE.finditer(low, start, end)
+        revised = 2 * (last_epoch - i)   # the force of an answer here: each self-correction outranks what came before
+        cues = [m for m in bounded(list(STRONG_CUE.finditer(low, start, end)), low)
                 if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
                 and not _NOT_THE_ANSWER.search(low, max(0, m.start() - 24), m.start())
                 and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))]
         # (not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y are too early")
-        for m in reversed(cues):
+        for m, stop in reversed(list(zip(cues, [c.start() for c in cues[1:]] + [end]))):   # (a cue's region ends at the next)
             if not _introduces_walkthrough(s, low, m.start(), m.end()):
                 how = _said(low, m.start(), start) if supposes else "cue"
-                yield how, m.end(), end, corrected or _is_final(low, m.start(), m.end())
+                yield how, m.end(), min(stop, m.end() + REGION), revised + _is_final(low, m.start(), m.end())
         for how, pattern in reverse_cues:
-            for m in reversed(list(pattern.finditer(low, start, end))):
+            for m in reversed(bounded(list(pattern.finditer(low, start, end)), low)):
                 sentence = sentence_start(low, m.start(), start)
-                yield how, sentence, m.start(), corrected or _FINAL_MARK.search(low, sentence, m.start()) is not None
-        for m in _ALTERNATIVE_LINE.finditer(low, start, end) if offers_another else ():   # "A, D, E\n\nOr B, D, E."
+                yield how, sentence, m.start(), revised + (_FINAL_MARK.search(low, sentence, m.start()) is not None)
+        for m in bounded(list(_ALTERNATIVE_LINE.finditer(low, start, end)), low) if offers_another else ():   # "A, D, E\n\nOr B, D, E."
             line_end = low.find("\n", m.end())
             yield "cue", m.end(), end if line_end < 0 else min(line_end, end), False
         if i == 0:
@@ -572,34 +598,34 @@ def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, bool]]:
             for closing in reversed(closings):
                 if closing.end() not in cue_ends:  # not "The answer is B." again
                     how = "closing" if not supposes or _said(low, closing.start(), start) == "cue" else "hypothetical"
-                    yield how, closing.end(), end, corrected or _is_final(low, closing.start(), closing.end())
+                    yield how, closing.end(), min(end, closing.end() + REGION), revised + _is_final(low, closing.start(), closing.end())
             if getattr(s, "bold", ()):
                 for a, b in reversed(_bold_answers(s)):
                     if a >= start:
-                        yield "bold", a, b, corrected
+                        yield "bold", a, b, revised
         if corrected:  # text after a self-correction
-            for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
-                yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "cue", m.end(), end, True
+            for m in reversed(bounded(list(WEAK_CUE.finditer(low, start, end)), low)):
+                yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "cue", m.end(), min(end, m.end() + REGION), revised
             next_line = _FIRST_LINE.search(s, s.find("\n", start, end) + 1 or end, end)
             if next_line:   # "Actually, ... let me correct that.\n\nB, D\n\n(why)": the line after the correction's own
-                yield "line", next_line.start(), next_line.end(), True
-            yield "cue", start, end, True
+                yield "line", next_line.start(), next_line.end(), revised
+            yield "cue", start, end, revised
     first = _FIRST_LINE.search(s)
     if first:
         last_start = s.rfind("\n") + 1
         revised_last = last_epoch > 0 and last_start > first.start() and last_start >= epochs[-1][0]
         if revised_last:   # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
-            yield "line", last_start, len(s), True
+            yield "line", last_start, len(s), 2 * last_epoch
         yield "line", first.start(), first.end(), False
-        for m in _INTRODUCED_LINE.finditer(s, first.start()) if ":" in s or "：" in s else ():  # "... are:\n\nB, C\n\n(why)"
+        for m in bounded(list(_INTRODUCED_LINE.finditer(s, first.start())), low) if ":" in s or "：" in s else ():  # "... are:\n\nB, C\n\n(why)"
             if s.find("\n", m.start(1)) >= 0 and not _FIRST_OF_ITEMS.match(s, s.rfind("\n", 0, m.start(1)) + 1):
                 yield "line", m.start(1), m.end(1), False
         if last_start > first.start() and not revised_last:
             yield "line", last_start, len(s), False
     yield "fallbacks", 0, 0, False
     start, end = epochs[0]
-    for m in reversed(list(WEAK_CUE.finditer(low, start, end))):
-        yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "weak", m.end(), end, False
+    for m in reversed(bounded(list(WEAK_CUE.finditer(low, start, end)), low)):
+        yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "weak", m.end(), min(end, m.end() + REGION), False
     yield "all", 0, len(s), False
 
 

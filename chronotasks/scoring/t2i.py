@@ -24,7 +24,7 @@ import numpy as np
 
 from chronotasks.scoring.json_answer import extract_json
 from chronotasks.scoring.letters import parse_letter
-from chronotasks.scoring.reply_text import normalize
+from chronotasks.scoring.reply_text import corrections, lower, normalize
 from chronotasks.scoring.verdict_parsing import parse_accept, parse_yes_no
 
 UNPARSED = None
@@ -96,6 +96,12 @@ def _levels(segment: str) -> list[str]:
     return found
 
 
+def _clause_levels(segment: str) -> list[str]:
+    """The levels of the first clause of ``segment`` (the text after a RATING cue)."""
+    segment = segment.lstrip(" \t\n\r\"'[(")
+    return _levels(segment[: m.start()] if (m := _CLAUSE.search(segment)) else segment)
+
+
 def _rated_levels(s: str) -> list[str] | None:
     """The levels of the rating a judging reply gives: those of the first clause after the last
     RATING cue, or of a reply that starts with a level; None when the reply rates nothing."""
@@ -149,6 +155,9 @@ def parse_graded_rating(text: Any, accept_from: str = DEFAULT_ACCEPT_FROM) -> bo
             lone = next((line for line in after if line.strip()), "")
             if lone and len(lone) <= 20 and (more := _levels(lone.strip(" .*"))):
                 verdicts |= {_accepts(level, accept_from) for level in more}
+            if not corrections(lower(s[cues[0].start():cues[-1].start()])):   # an earlier rating not revised: a second one
+                verdicts |= {_accepts(level, accept_from) for cue, following in zip(cues, cues[1:])
+                             for level in _clause_levels(s[cue.end():following.start()])}   # (up to the next cue: linear)
         return verdicts.pop() if len(verdicts) == 1 else UNPARSED
     if levels is not None or _RATING_CUE.search(s):
         return UNPARSED

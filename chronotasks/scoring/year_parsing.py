@@ -221,6 +221,10 @@ def year_candidates(s: str, lo: int, hi: int) -> Iterator[Candidate]:
     """The year a normalised reply states: its JSON year field, else its estimate in prose."""
     found = json_answer(s, ("year", "final_answer", "answer", "estimated_year", "estimate", "年份"))
     if found is not None:
+        after = s[s.rfind("}") + 1:]
+        revision = next(iter(corrections(lower(after))), None) if after.strip(" \n`") else None
+        if revision:   # '{"year": 2010, ...}\n\nOn reflection, the phone is an iPhone 4S (2011), so the year must be 2011.'
+            yield Candidate(_read(after[revision.end():], lo, hi), len(s) - len(after) + revision.end(), "cue", 2)
         year = _read(normalize(found[1], echoes=False), lo, hi)
         yield Candidate(CONFLICT if year is None else year, found[0], "json", True)
         return

@@ -169,7 +169,7 @@ def test_family_e_direction(space, reply, expected):
     (SET, '{"selected_options": ["B", "C"]}', S("BC")),
     (YEAR, "{'year': 1987, 'confidence': 60}", 1987),
     (EARLIER, '{"answer": "Cannot be determined"}', None),
-    (EARLIER, '{"answer": "1"}\n\nActually, on reflection, Image 2 is earlier.', None),  # revised after the JSON
+    (EARLIER, '{"answer": "1"}\n\nActually, on reflection, Image 2 is earlier.', "2"),  # revised after the JSON: the revision
 ])
 def test_family_f_json_variants(space, reply, expected):
     assert read(space, reply) == expected
@@ -1187,3 +1187,91 @@ def test_reconsidering_in_chinese_is_a_self_correction(reply, expected):
     # found by tests/foundation/test_parse_gates.py: 重新考虑 was in the correction pattern, but its first-character
     # guard lacked 重, so it never matched and the two answers read as none
     assert AnswerSpace("letter", n=4).parse(reply) == expected
+
+
+@pytest.mark.parametrize("reply", [
+    "最早的是B和最晚的是C，D早于A",     # 和 and 而 join two statements as "and" does: one character, not three
+    "最早的是B而最晚的是C，D早于A",
+    "最晚的是C和最早的是B，D早于A",
+    "最早的是B，最晚的是C，D早于A",     # (the same sentence with a comma)
+    "The oldest is B and the newest is C, D is older than A.",
+])
+def test_oldest_and_newest_joined_in_one_clause(reply):
+    assert ORDER.parse(reply) == ("B", "D", "A", "C")
+
+
+@pytest.mark.parametrize("reply, expected", [
+    # a JSON answer field that states the comparison the other way round answers the question asked ("which is earlier")
+    ('{"thinking": "A tram and gas lamps; then cars with fins.", "answer": "Image 2 is more recent"}', "1"),
+    ('{"thinking": "...", "answer": "Image 1 is later"}', "2"),
+    ('{"thinking": "...", "answer": "the second image is newer"}', "1"),
+    ('{"thinking": "...", "answer": "Image 2 is older"}', "2"),
+    ('{"thinking": "...", "answer": "2 (Image 2 is earlier)"}', "2"),
+    # a second answer after the JSON one, without a revision: two answers; with one, the revision
+    ('{"thinking": "Image 1 older.", "answer": "1"}\n\nFinal answer: 2', None),
+    ('{"thinking": "Image 1 older.", "answer": "1"}\n\nSo Image 1 is the earlier one.', "1"),
+    ('{"thinking": "...", "answer": "2"}\n\nCorrection: I mixed the images up - the gas lamps are in Image 1. Image 1 is earlier.', "1"),
+])
+def test_json_answer_words_and_later_answers(reply, expected):   # found by blind batches 49 and 50
+    assert EARLIER.parse(reply) == expected
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ("Toutes sauf B et D : la fonte et la lithographie n'étaient pas connues.", S("AC")),   # "all except" in other languages
+    ("Alle außer B - der mechanische Druck kam viel später.", S("ACD")),
+    ("Todas excepto C.", S("ABD")),
+    ("All except A and C.", S("BD")),
+])
+def test_all_except_in_other_languages(reply, expected):
+    assert AnswerSpace("letter_set", n=4, asks="available").parse(reply) == expected
+
+
+@pytest.mark.parametrize("reply", [
+    "D is the oldest and A the newest, but I can't tell B from C: they look contemporary.",
+    "B is the oldest and C the newest; A and D look contemporaneous, so I cannot order them.",
+])
+def test_a_partial_order_is_not_completed(reply):
+    assert ORDER.parse(reply) is None
+
+
+def test_two_odd_ones_out_are_two_answers():
+    assert LETTER.parse("Artifact 1 belongs to a different time period. Artifact 3 belongs to a different time period.") is None
+    assert LETTER.parse("Artifact 3 belongs to a different time period. It is the only glazed piece.") == "C"
+
+
+def test_two_ratings_that_differ_are_no_verdict():
+    assert parse_verdict("RATING: Not accept\nRATING: Accept", "judging") is None
+    assert parse_verdict("RATING: Accept\nThe snow is right.\nRATING: Accept", "judging") is True
+    assert parse_verdict("RATING: Poor\nWait, on reflection the lighting is right.\nRATING: Good", "judging") is True
+
+
+@pytest.mark.parametrize("reply, expected", [
+    ('{"year": 1985, "confidence": 60}\n\nOn reflection, the car is a 1988 model, so the year must be 1988.', 1988),
+    ('{"year": 1985, "confidence": 60}\n\nWait - the poster behind is dated 1991. The year is 1991.', 1991),
+    ('{"year": 1985, "confidence": 60}\n\nThe car suggests the mid-1980s.', 1985),
+])
+def test_a_year_revised_after_its_json(reply, expected):   # found by blind batch 49
+    assert YEAR.parse(reply) == expected
+
+
+@pytest.mark.parametrize("space, reply, expected", [
+    # a group given through its complement, said (not) available: the polarity applies to the others
+    (AnswerSpace("letter_set", n=4, asks="unavailable"), "Everything except paper and stone was unavailable.", S("CD")),
+    # numbered items joined by "and" in a sentence of availability: both items
+    (AnswerSpace("letter_set", n=4, asks="unavailable", numbered=True), "3. synthetic pigments and 4. gold were not available; the rest were.",
+     S("CD")),
+    (AnswerSpace("letter_set", n=4, asks="available", numbered=True), "1. paper and 2. stone were available; the other two were not.", S("AB")),
+])
+def test_availability_of_complements_and_numbered_items(space, reply, expected):   # found by blind batch 50
+    assert space.parse(reply, MATERIALS) == expected
+
+
+@pytest.mark.parametrize("reply, expected", [
+    # options named in Chinese words our names do not hold: reading the ones we know would give a part of the set
+    ("泥条盘筑和手捏成型在当时都已经可以使用。", None),
+    ("拉坯和石雕在当时都已出现，失蜡法也有。", None),
+    ("A、D（失蜡法和手捏成型在当时已经存在）", S("AD")),   # (letters given: read by them)
+])
+def test_chinese_items_that_name_no_option(reply, expected):   # found by blind batches 49 and 50
+    options = ["lost-wax casting", "glazing", "hand-molding", "stone carving"]
+    assert AnswerSpace("letter_set", n=4, asks="available").parse(reply, options) == expected

@@ -146,7 +146,8 @@ def test_style_period_accuracy_per_period():
     assert [[k for k in sorted(periods) if r[k] is not None] for r in rows] == [["period_acc_classical"]] * 3 + [["period_acc_prehistoric"]]
     assert mean_present([r["period_acc_classical"] for r in rows]) == pytest.approx(2 / 3)
     assert math.isnan(mean_present([r["period_acc_modern_india"] for r in rows]))   # no question of that period
-    common = {"accuracy", "parse_failure", "image_failure", "period_distance", "period_bias", "period_distance_chance", "period_bias_chance"}
+    common = {"accuracy", "strict_match", "parse_failure", "image_failure", "period_distance", "period_bias", "period_distance_chance",
+              "period_bias_chance"}
     assert all(set(r) - periods == common for r in rows)
 
 
@@ -166,5 +167,5 @@ def test_random_baseline_writes_empty_set_as_parseable_none():
     doc = _doc("material_availability", ["C", "D"])
     result = utils.process_results(doc, [space.format(frozenset())])
     assert space.format(frozenset()) == "None"
-    assert result == {"parse_failure": 0.0, "accuracy": 0.0, "f1": 0.0, "image_failure": 0.0}
+    assert result == {"parse_failure": 0.0, "accuracy": 0.0, "strict_match": 0.0, "f1": 0.0, "image_failure": 0.0}
     assert not math.isnan(result["f1"])

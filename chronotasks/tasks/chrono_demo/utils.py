@@ -5,6 +5,7 @@ from chronotasks.data.loading import doc_images, make_process_docs, scores_image
 from chronotasks.extraction import read_answer
 from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
 from chronotasks.scoring import exact_match
+from chronotasks.scoring.strict import strict_match
 from chronotasks.prompts import render
 from chronotasks.tasks.messages import make_doc_to_messages
 
@@ -27,11 +28,15 @@ pair_doc_to_messages = make_doc_to_messages(doc_to_visual, pair_doc_to_text)
 
 @scores_image_failures
 def period_process_results(doc, results):
-    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0], doc["options"])
-    return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None), **logged}
+    space = AnswerSpace.of_doc(doc)
+    pred, logged = read_answer(space, results[0], doc["options"])
+    accuracy = exact_match(pred, doc["answer"])
+    return {"accuracy": accuracy, "strict_match": strict_match(space, results[0], accuracy), "parse_failure": float(pred is None), **logged}
 
 
 @scores_image_failures
 def pair_process_results(doc, results):
-    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0])
-    return {"accuracy": exact_match(pred, doc["answer"]), "parse_failure": float(pred is None), **logged}
+    space = AnswerSpace.of_doc(doc)
+    pred, logged = read_answer(space, results[0])
+    accuracy = exact_match(pred, doc["answer"])
+    return {"accuracy": accuracy, "strict_match": strict_match(space, results[0], accuracy), "parse_failure": float(pred is None), **logged}

@@ -23,6 +23,7 @@ from chronotasks.scoring import extract_json, kendall_tau, mean, within_k
 from chronotasks.scoring.composite import localization_term, multimodal_term, shortcut_term, sorting_term, year_term
 from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
 from chronotasks.scoring.release_chronovision import multimodal_correct, news_year, shortcut_correct
+from chronotasks.scoring.strict import strict_match
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
 from chronotasks.prompts import render
 from chronotasks.tasks.messages import images_then_text, make_doc_to_messages
@@ -111,12 +112,14 @@ def shortcut_cot_doc_to_messages(doc, lmms_eval_specific_kwargs=None):
 # ---- per-sample results --------------------------------------------------------------------
 @scores_image_failures
 def loc_process_results(doc, results):
-    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0], doc["options"])
+    space = AnswerSpace.of_doc(doc)
+    pred, logged = read_answer(space, results[0], doc["options"])
     item = {"dynasty": doc["dynasty"], "category": doc["category"], "correct": float(pred == doc["answer"])}
     offset = dynasty_offset(doc, pred)
     # the release ships no scorer for the artifacts tasks: their share of S_release is our reading
     return {"ACC_A": item["correct"], "composite_S": item["correct"],
             "composite_S_release": ours(item["correct"], pred),
+            "strict_match": strict_match(space, results[0], item["correct"]),
             "parse_failure": float(pred is None), **logged,
             **{f"acc_{d.lower()}": item for d in DYNASTIES}, **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES},
             "period_distance": offset, "period_bias": offset, "period_distance_chance": offset, "period_bias_chance": offset}
@@ -142,24 +145,27 @@ def dynasty_offset(doc, pred):
 def sort_process_results(doc, results):
     gold = list(doc["gold_order"])
     space = AnswerSpace.of_doc(doc)
-    pred, logged = read_answer(space if space.base is not None else replace(space, base=0), results[0])  # 0-based image indices
+    space = space if space.base is not None else replace(space, base=0)   # 0-based image indices
+    pred, logged = read_answer(space, results[0])
     tau = kendall_tau(pred, gold)
     exact = float(pred is not None and list(pred) == gold)
     return {"tau": tau, "tau_0_100": {"tau": tau}, "exact_order": exact, "composite_S": tau,
             "composite_S_release": ours(tau, pred),
-            "parse_failure": float(pred is None), **logged}
+            "strict_match": strict_match(space, results[0], exact), "parse_failure": float(pred is None), **logged}
 
 
 SHORTCUT_RELEASE = ("ACC_B_release", "ACC_1_release", "ACC_2_release", "delta_ACC_release", "composite_S_release")
 
 
 def _shortcut_scores(doc, reply, cot):
-    pred, logged = read_answer(AnswerSpace.of_doc(doc), reply)
+    space = AnswerSpace.of_doc(doc)
+    pred, logged = read_answer(space, reply)
     item = {"condition": doc["condition"], "category": doc["category"], "correct": float(pred == doc["answer"]),
             "pair": doc.get("pair_id")}   # the pair's three trials are one unit when `chronotasks report` resamples
     release = {**item, "correct": shortcut_correct(reply, doc["answer"], cot=cot)}
     keys = ["ACC_B", "ACC_1", "ACC_2", "delta_ACC", "composite_S"] + [f"{m}_{c}" for c in SPEED_CATEGORIES for m in ("ACC_B", "ACC_1", "ACC_2", "delta_ACC")]
-    return {**{k: item for k in keys}, **{k: release for k in SHORTCUT_RELEASE}, "parse_failure": float(pred is None), **logged}
+    return {**{k: item for k in keys}, **{k: release for k in SHORTCUT_RELEASE}, "strict_match": strict_match(space, reply, item["correct"]),
+            "parse_failure": float(pred is None), **logged}
 
 
 def release_skips_image_failures(process_results):
@@ -202,8 +208,8 @@ def news_year_process_results(doc, results):
     space = AnswerSpace.of_doc(doc)
     offset = offset_item(gold, pred, range(space.lo, space.hi + 1))   # signed error; chance: a random year of the space
     return {"ACC_Y": item["correct"], "MAE": item["error"], "within_1": within_k(pred, gold, 1), "within_3": within_k(pred, gold, 3),
-            "composite_S": item, "parse_failure": float(pred is None), **logged,
-            "ACC_Y_release": release["correct"], "MAE_release": release["error"], "composite_S_release": release,
+            "composite_S": item, "strict_match": strict_match(YEAR_SPACE, results[0], item["correct"]),
+            "parse_failure": float(pred is None), **logged, "ACC_Y_release": release["correct"], "MAE_release": release["error"], "composite_S_release": release,
             "year_bias": offset, "MAE_chance": offset, "year_bias_chance": offset}
 
 
@@ -219,15 +225,18 @@ def news_year_confidence_process_results(doc, results):
     item = {"bin": confidence_bin(confidence), "exact": within_k(pred, gold, 0), "w1": within_k(pred, gold, 1), "w3": within_k(pred, gold, 3)}
     bins = {f"{kind}_conf_{lo}_{hi}": item for lo, hi in CONFIDENCE_BINS for kind in ("n", "acc", "within1", "within3")}
     return {"ACC_Y": item["exact"], "MAE": None if pred is None else abs(pred - gold), **bins,
+            "strict_match": strict_match(YEAR_SPACE, results[0], item["exact"], json_key="year"),
             "parse_failure": float(pred is None or item["bin"] is None), **logged}
 
 
 @scores_image_failures
 def news_multimodal_process_results(doc, results):
-    pred, logged = read_answer(AnswerSpace.of_doc(doc), results[0])
+    space = AnswerSpace.of_doc(doc)
+    pred, logged = read_answer(space, results[0])
     correct = float(pred == doc["answer"])
     release = multimodal_correct(results[0], doc["answer"])
-    return {"ACC_M": correct, "composite_S": correct, "parse_failure": float(pred is None), **logged,
+    return {"ACC_M": correct, "composite_S": correct, "strict_match": strict_match(space, results[0], correct),
+            "parse_failure": float(pred is None), **logged,
             "ACC_M_release": release, "composite_S_release": release}
 
 

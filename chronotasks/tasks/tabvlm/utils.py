@@ -12,6 +12,7 @@ from chronotasks.extraction import read_answer
 from chronotasks.failures import mean_present_unless_failed, mean_unless_failed, unless_failed  # noqa: F401  (the YAMLs' aggregations of scores: NaN for a failed task)
 from chronotasks.scoring import exact_match, exact_set_match, jaccard, kendall_tau, multilabel_f1
 from chronotasks.scoring.ordering import has_ties, rank_consistent_match
+from chronotasks.scoring.strict import strict_match
 from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
 from chronotasks.prompts import render
 
@@ -60,10 +61,17 @@ def parse_reply(doc, reply):
     prepared before answer spaces said what a technique / material question asks get it here."""
     spec = BY_QUESTION_TYPE[doc["question_type"]]
     options = doc["options"] if spec.n_images == 1 else None
+    return read_answer(_space(doc), reply, options)
+
+
+def _space(doc):
+    spec = BY_QUESTION_TYPE[doc["question_type"]]
     space = AnswerSpace.of_doc(doc)
-    if space.asks is None and spec.answer_space.asks is not None:
-        space = replace(space, asks=spec.answer_space.asks)
-    return read_answer(space, reply, options)
+    return replace(space, asks=spec.answer_space.asks) if space.asks is None and spec.answer_space.asks is not None else space
+
+
+# the release prompts that ask for the answer first and its reasons after ("Your answer must start with ...")
+_LEADS = ("odd_one_out_period", "period_grouping")
 
 
 @scores_image_failures
@@ -80,6 +88,8 @@ def process_results(doc, results):
         out.update(accuracy=exact_set_match(pred, gold), jaccard=jaccard(pred, gold))
     else:
         out["accuracy"] = exact_match(pred, gold)
+    space = _space(doc)
+    out["strict_match"] = strict_match(space, results[0], out["accuracy"], leads=bool(space.numbered) and qtype in _LEADS)
     if qtype == "style_period_attribution":   # every period's key on every sample (None outside it): mean_present
         own = PERIOD_KEYS[PERIODS.index(doc["period"])]
         out.update({f"period_acc_{key}": out["accuracy"] if key == own else None for key in PERIOD_KEYS})
