@@ -6,7 +6,7 @@ opened), ``judge_failure`` (a TempViz judgement failed), and for TempViz also
 ``judge_parse_failure`` (the judge's reply could not be read) and ``generation_failure`` (the
 reply held no usable image). A task whose samples failed at more than the threshold rate on any
 of them is a *failed task*: its figures are NaN, shown with the failure rate beside them, never a
-score of 0 (see DESIGN.md, "Failures"); a group with a failed task has NaN figures too (lmms-eval's
+score of 0 (see docs/architecture.md, "Failures"); a group with a failed task has NaN figures too (lmms-eval's
 group means carry the NaN). ``chronotasks check RUN_DIR`` exits non-zero naming every failed task.
 
 The threshold is a share of samples, 0.5 by default (more than half the samples failed), set with
@@ -94,8 +94,8 @@ def failure_of(result: Mapping[str, Any]) -> str | None:
 
 
 RELEASE_SUFFIX = "_release"
-"""Metrics named ``*_release`` are the release code's reading of the same reply (DESIGN.md, "Two
-readings"). ``parse_failure`` says *our* reading found no answer; the release code has its own rule
+"""Metrics named ``*_release`` are the release code's reading of the same reply (docs/architecture.md, "Reading
+replies"). ``parse_failure`` says *our* reading found no answer; the release code has its own rule
 for such replies (it reads something, or leaves the reply out of its denominator), so a parse
 failure does not mark them. Image, judge and generation failures mark them like every score."""
 

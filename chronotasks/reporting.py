@@ -145,7 +145,7 @@ def _figures(run: RunResults, task: str) -> list[Any]:
 
 
 def failure_reasons(run: RunResults, task: str, threshold: float | None = None) -> list[str]:
-    """Why the task of this run is a failed task (DESIGN.md, "Failures"), empty when its figures stand:
+    """Why the task of this run is a failed task (docs/architecture.md, "Failures"), empty when its figures stand:
     a failure rate over the threshold (``chronotasks.failures``), or no figure at all (every value NaN)."""
     n = task_size(run, task)
     rates = failure_rates(run, task)

@@ -1,7 +1,7 @@
 """How fast replies are read (not a test): AnswerSpace.parse on every reply of the labelled corpus
 (tests/foundation/parse_corpus, real-style replies of every answer kind) and on 1 MB replies.
 
-Targets (issue 11): < 50 us per typical reply, < 5 ms for a 1 MB reply. The 1 MB replies are
+Targets: < 50 us per typical reply, < 5 ms for a 1 MB reply. The 1 MB replies are
 built to stress the regular expressions: a rambling reply with its answer at the end, a run-away
 repetition of option letters / digits / JSON braces, an unclosed reasoning block, a reply with
 no whitespace at all, and a degenerate model's blank padding (runs of spaces or blank lines: 0.8-7 s

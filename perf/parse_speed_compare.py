@@ -2,7 +2,7 @@
 two worker processes, one per checkout, taking turns every 20 replies, so that a shared machine's
 drift in speed falls on both alike. Each reply's time is its best over ``--passes`` × 25 runs.
 
-Issue 21 bounds this parser at 2× the one before it (6cc9052) on that parser's own 871 replies:
+The rewrite bounded this parser at 2× the one before it (6cc9052) on that parser's own 871 replies:
 
     git worktree add /tmp/parser-6cc9052 6cc9052
     python perf/parse_speed_compare.py /tmp/parser-6cc9052            # the 871 replies it was written beside
@@ -32,7 +32,7 @@ CHUNK = 20
 def corpus_rows(every: bool) -> list[dict]:
     rows = [json.loads(line) for path in sorted(CORPUS.glob("*.jsonl"))
             for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    if every:   # (judges' verdicts were read by another function before issue 21)
+    if every:   # (judges' verdicts were read by another function before the rewrite)
         return [row for row in rows if row["answer_space"] is not None]
     return [row for row in rows if "batch" not in row]   # the replies written beside the rules, before the blind batches
 
@@ -104,7 +104,7 @@ def compare(other: str, every: bool, passes: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("other", nargs="?", help="the other checkout (a git worktree of the commit to compare with)")
-    parser.add_argument("--all", action="store_true", help="every non-judge corpus reply, not only the 871 written before issue 21")
+    parser.add_argument("--all", action="store_true", help="every non-judge corpus reply, not only the 871 written before the rewrite")
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--worker", metavar="TREE", help=argparse.SUPPRESS)
     args = parser.parse_args()

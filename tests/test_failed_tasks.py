@@ -235,7 +235,7 @@ def tiny_sd(tmp_path_factory):
 
 @pytest.mark.slow
 def test_a_judge_that_always_fails_is_not_a_score(tiny_sd, demo_root, tmp_path, capsys):
-    """Issue 23.2: an API judge answering HTTP 500 to every call. Before: exit 0, acceptance 0 in the
+    """An API judge answering HTTP 500 to every call. Before: exit 0, acceptance 0 in the
     group row, `check` OK, `audit` 0% unreadable."""
     from openai_stub import OpenAIStub
 

@@ -1,4 +1,4 @@
-"""The repository layout of DESIGN.md: a benchmark sits in four places, and imports run one way.
+"""The repository layout (docs/architecture.md, "Layers"): a benchmark sits in four places, and imports run one way.
 
     tasks       -> benchmarks, scoring, data, prompts (and the shared chat client / reporting)
     benchmarks  -> scoring, data, prompts, reporting, chat client

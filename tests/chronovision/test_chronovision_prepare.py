@@ -124,7 +124,7 @@ def _snapshot(folder):
 
 
 def test_a_folder_without_the_release_fails_and_leaves_prepared_data_untouched(prepared, tmp_path, capsys):
-    """Issue 12 (5): this used to report "0 missing images", exit 0 and empty all six task files."""
+    """This used to report "0 missing images", exit 0 and empty all six task files."""
     import shutil
 
     _, out = prepared
@@ -182,7 +182,7 @@ def test_the_repository_root_is_accepted_and_images_that_are_not_there_fail_clea
     assert main(["prepare", "chronovision", "--source", str(root), "--images", str(empty_images), "--out", str(out)]) == 1
     err = capsys.readouterr().err
     assert f"--images {empty_images}: none of the" in err
-    # issue 24, Why 8: the error pointed to "the prepare docstring"; it states the layout, `--help` shows it in full
+    # the error pointed to "the prepare docstring"; it states the layout, `--help` shows it in full
     assert "expected CHA/<Dynasty>/<category>/<id>.jpg, SPEED/<category>/<name>, shortcut/<category>/testN/<name>" in err
     assert "docstring" not in err and err.count("\n") == 1
     assert not out.exists()

@@ -1,4 +1,4 @@
-"""The `chronotasks` command as a new user meets it (issue 24, Why 8): help written for users, every
+"""The `chronotasks` command as a new user meets it: help written for users, every
 error one line with exit status 1, and the backends' --model_args listed and checked from one source."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every group figure of a real lmms-eval run against the counts worked out by hand (issue 24, Why 3).
+"""Every group figure of a real lmms-eval run against the counts worked out by hand.
 
 lmms-eval's ``weight_by_size`` takes a task's size from the list of its *last* aggregated metric.
 TAB-VLM's style-period task logged ``period_acc_<period>`` only for the questions of that period, so

@@ -1,4 +1,4 @@
-"""The failure families of issue 21 (A-L), each read as a careful grader reads it.
+"""The failure families A-L found in model replies, each read as a careful grader reads it.
 
 Replies are written the way GPT-4o, Claude, Gemini, Qwen2.5-VL (English and Chinese), InternVL,
 LLaVA-OneVision and small rambling models answer our prompts (prompts/tabvlm, prompts/chronovision,

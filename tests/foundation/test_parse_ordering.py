@@ -34,7 +34,7 @@ CASES = [
     ("The chronological order would be B → C → A → D.", T("BCAD")),
     ("B; A; C; D", T("BACD")),
     ("b, a, c, d", T("BACD")),  # a clean list in lowercase
-    ("1. B\n2. A\n3. D\n4. C", T("BADC")),  # numbered lines are ranks (issue 11)
+    ("1. B\n2. A\n3. D\n4. C", T("BADC")),  # numbered lines are ranks
     # not a permutation
     ("A, B, B, D", UNPARSED),
     ("A, C, B", UNPARSED),

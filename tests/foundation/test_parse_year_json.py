@@ -21,7 +21,7 @@ YEAR_CASES = [
     ('{"answer": 1971, "confidence": 60}', 1971),
     ("The cars and clothing suggest the 1970s; my estimate is 1974.", 1974),
     ("Based on the uniforms this is probably from 1944, late in the war.", 1944),
-    ("1990-1995", UNPARSED),  # a range is a hedge (issue 11)
+    ("1990-1995", UNPARSED),  # a range is a hedge
     ("It was likely taken in the year 2008 during the Olympics.", 2008),
     ("Estimated year: 1958\nReasoning: black-and-white film, car models.", 1958),
     ("2015 (based on the smartphone models visible)", 2015),
@@ -30,7 +30,7 @@ YEAR_CASES = [
     ("I'd guess 1985, give or take a few years.", 1985),
     ("My answer: 2020", 2020),
     ("Year 1933", 1933),
-    ("Probably 1964 or 1965.", UNPARSED),  # two candidate years (issue 11)
+    ("Probably 1964 or 1965.", UNPARSED),  # two candidate years
     ("From about 1950.", 1950),
     ("The photograph dates to 1899.", 1899),
     ("Final answer: 2001", 2001),
@@ -79,14 +79,14 @@ CHOICE_CASES = [
     ('Sure! {"answer": 2}', "2"),
     ('{"answer": " 2 "}', "2"),
     ('{"result": {"x": 1}, "answer": "1"}', "1"),
-    ('{"answer": "1"}\n{"answer": "2"}', UNPARSED),  # two JSON answers, none marked final (issue 11)
+    ('{"answer": "1"}\n{"answer": "2"}', UNPARSED),  # two JSON answers, none marked final
     # invalid / off-format
     ('{"answer": "3"}', UNPARSED),
     ('{"answer": "1 or 2"}', UNPARSED),
     ('{"answer": "both"}', UNPARSED),
-    ('{"choice": "1"}', "1"),  # another key that names the answer (issue 21, F)
+    ('{"choice": "1"}', "1"),  # another key that names the answer
     ('{"answer": ""}', UNPARSED),
-    ("Image 1 is earlier.", "1"),  # the image named in prose (issue 11)
+    ("Image 1 is earlier.", "1"),  # the image named in prose
     ("The first one.", "1"),
     ("", UNPARSED),
     (None, UNPARSED),

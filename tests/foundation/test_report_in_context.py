@@ -1,4 +1,4 @@
-"""The quickstart's report puts a run in context (issue 22, point 4 and the report half of point 5),
+"""The quickstart's report puts a run in context,
 rendered from real lmms-eval runs on the demo data and checked against values worked out by hand
 from the records and the logged replies: our reading and the release code's side by side with their
 n, the chance level of each headline, the papers' published rows, how far off in time (distance,

@@ -296,7 +296,7 @@ def test_tempviz_samples_without_verdicts_give_no_interval_and_say_why(tmp_path)
 
 def test_unreadable_run_is_marked_failed_in_the_first_lines_and_its_rows(tmp_path):
     """A run whose replies were all unreadable: the page says so before anything else, its rows are
-    marked ⚠ FAILED with the counts, and the other model's rows stand (issue 24, Why 2)."""
+    marked ⚠ FAILED with the counts, and the other model's rows stand."""
     unreadable = [{"accuracy": 0.0, "parse_failure": 1.0, "image_failure": 0.0, "target": "A"} for _ in range(4)]
     _write_run(tmp_path / "const", "chrono_constant", 0, {"chrono_demo_period": unreadable},
                {"chrono_demo_period": {"accuracy": 0.0, "parse_failure": 1.0, "image_failure": 0.0}}, model_args="answer=?")
@@ -335,7 +335,7 @@ def test_threshold_from_the_environment(tmp_path, monkeypatch):
 
 
 def test_a_task_with_no_figure_is_a_failed_task(tmp_path):
-    """A failed task's figures are NaN (DESIGN.md "Failures"): the row stays, marked, never dropped."""
+    """A failed task's figures are NaN (docs/architecture.md, "Failures"): the row stays, marked, never dropped."""
     path = _write_run(tmp_path / "run", "m", 0, {}, {"chrono_demo_period": {"accuracy": 0.0, "judge_failure": 0.0}},
                       sizes={"chrono_demo_period": 5})
     path.write_text(path.read_text().replace('"accuracy,none": 0.0', '"accuracy,none": NaN'))
@@ -389,7 +389,7 @@ def test_shortcut_symbols_and_category_order(tmp_path):
 
 
 def test_a_benchmark_of_the_registry_without_tables_gets_a_generic_one(tmp_path, monkeypatch):
-    """Every benchmark of the registry appears with no edit of the report (issue 24, Why 10): a task of
+    """Every benchmark of the registry appears with no edit of the report: a task of
     a benchmark with no table here shows its first listed metric; a task of no benchmark, under "Other tasks"."""
     from chronotasks import benchmarks
 
@@ -409,7 +409,7 @@ def test_a_benchmark_of_the_registry_without_tables_gets_a_generic_one(tmp_path,
 
 
 def test_plot_legends_sit_beside_the_bars_and_categories_carry_n():
-    """Issue 24, Why 2: legends covered bars. The legend is drawn right of the axes; a plot's categories
+    """Legends covered bars. The legend is drawn right of the axes; a plot's categories
     name the questions under them."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -430,7 +430,7 @@ def test_plot_legends_sit_beside_the_bars_and_categories_carry_n():
     assert axes.get_legend().get_window_extent(renderer).x0 >= axes.get_window_extent(renderer).x1
 
 
-# -- a run in context (issue 22, point 4): both readings, chance, the papers' rows, how far off in time --------
+# -- a run in context: both readings, chance, the papers' rows, how far off in time --------
 def _offset(gold: int, pred: int | None, chance_distance: float, chance_bias: float, names=None) -> dict:
     """A period-distance item as the tasks log it (chronotasks/scoring/period_distance.py)."""
     return {"gold": gold, "pred": pred, "offset": None if pred is None else pred - gold, "gold_name": None,

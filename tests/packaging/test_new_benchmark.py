@@ -98,7 +98,7 @@ def test_names_taken_by_lmms_eval_or_chronotasks_are_named():
 
 @pytest.mark.slow
 def test_a_name_lmms_eval_has_is_refused(tmp_path):
-    """Issue 24, Why 10: `new-benchmark mmmu` was accepted and lmms-eval's own mmmu silently won."""
+    """`new-benchmark mmmu` was accepted and lmms-eval's own mmmu silently won."""
     root = _checkout(tmp_path)
     with pytest.raises(SkeletonError, match=r"'mmmu' is taken: mmmu \(lmms-eval group\); \d+ task name\(s\) already start with mmmu_"):
         create("mmmu", root)

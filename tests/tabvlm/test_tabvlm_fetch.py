@@ -96,7 +96,7 @@ def test_unreachable_image_host_is_found_once_and_nothing_is_written(release_exc
     assert "could not be downloaded because their host could not be reached" in captured.err
     assert "task files were not written" in captured.err
     assert not any(out.glob("*.jsonl"))
-    # issue 24, Why 9: the message named "kept in OUT/images", a folder that did not exist; now it says
+    # the message named "kept in OUT/images", a folder that did not exist; now it says
     # what happened and what to do, naming only folders that exist
     assert not (out / "images").exists()
     assert "no image was found or downloaded" in captured.err and "kept in" not in captured.err

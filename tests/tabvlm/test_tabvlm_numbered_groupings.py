@@ -1,6 +1,6 @@
 """TAB-VLM grouping replies written as numbered lines, through lmms-eval's own ``openai`` model
 class against the local OpenAI-compatible stub (tests/openai_stub.py), as a model served behind an
-API answers. Issue 21: every ``1. C\\n2. A\\n3. B`` reply used to be a parse failure.
+API answers: every ``1. C\\n2. A\\n3. B`` reply used to be a parse failure.
 """
 
 from __future__ import annotations

@@ -133,7 +133,7 @@ def test_prepare_real_release_reports_counts_and_drops(prepared, capsys):
     # a rerun without --images and without downloads resumes from OUT/images
     assert main(["prepare", "tabvlm", "--source", str(prepared["source"]), "--out", str(out), "--no-download"]) == 0
     assert "kept 598 of 601" in capsys.readouterr().out
-    # issue 24, Why 9: a --images folder holding none of the images is an error, not passed over for OUT/images
+    # a --images folder holding none of the images is an error, not passed over for OUT/images
     wrong = prepared["work"] / "wrong_images"
     (wrong / "photos").mkdir(parents=True)
     before = (out / "style_period.jsonl").stat().st_mtime_ns

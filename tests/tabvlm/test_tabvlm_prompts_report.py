@@ -131,7 +131,7 @@ def test_report_per_period_table_and_plot_by_hand(tmp_path, capsys):
 
 
 def test_report_never_merges_two_models(tmp_path, capsys):
-    """Issue 24, Why 1: `report tabvlm out/ out_const/` averaged chrono_constant and chrono_random into one
+    """`report tabvlm out/ out_const/` averaged chrono_constant and chrono_random into one
     row. Runs are grouped by model and model_args: two models are two rows; a model's runs are repeats."""
     (tmp_path / "out").mkdir(), (tmp_path / "out_const").mkdir()
     _results_file(tmp_path / "out" / "a_results.json", [0.2] * 6, model="chrono_random")

@@ -74,7 +74,7 @@ def test_a_hedging_model_is_read_differently(unequal_data, lmms_eval_runner, tmp
         right = sum(expected[task](r["target"]) for r in rows)       # counted from the gold answers
         answered_right += right
         assert results[task]["accuracy_release,none"] == pytest.approx(right / len(rows)), task
-        # every reply unreadable to us: a failed task (NaN, DESIGN.md "Failures"), not a score of 0
+        # every reply unreadable to us: a failed task (NaN, docs/architecture.md, "Failures"), not a score of 0
         assert math.isnan(results[task]["accuracy,none"]) and results[task]["parse_failure,none"] == 1.0
     assert answered_right > 0
     assert results["tabvlm_chrono_release"]["accuracy_release,none"] == pytest.approx(answered_right / 116)
