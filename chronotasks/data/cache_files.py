@@ -91,11 +91,16 @@ def remember_digest(signature: str, digest: str) -> None:
     _digests[signature] = digest
 
 
-def drop_damaged(path: Path, why: str) -> None:
-    """Report a damaged cache file once (naming it and why) and delete it, so it is made again."""
+def report_damage(path: Path, why: str) -> None:
+    """Say once per process that a cache file is damaged, naming it and why."""
     if str(path) not in _reported:
         _reported.add(str(path))
-        log.warning("cache file %s is damaged (%s); dropped, its entries are computed again", path, why)
+        log.warning("cache file %s is damaged (%s); the damaged part is dropped and computed again", path, why)
+
+
+def drop_damaged(path: Path, why: str) -> None:
+    """Report a damaged cache file (``report_damage``) and delete it, so it is made again."""
+    report_damage(path, why)
     try:
         Path(path).unlink()
     except OSError:
@@ -193,4 +198,4 @@ def usable_vectors(vectors: np.ndarray) -> bool:
 
 
 __all__ = ["CacheDamage", "SETTLE_SECONDS", "drop_damaged", "file_digest", "file_signature", "model_fingerprint",
-           "open_sealed_png", "remember_digest", "seal", "sealed_png", "settled", "sha256_hex", "unseal"]
+           "open_sealed_png", "remember_digest", "report_damage", "seal", "sealed_png", "settled", "sha256_hex", "unseal"]
