@@ -337,7 +337,7 @@ class ChronoEmbed(LauncherModel):
         add_partial = self.cache_hook.add_partial
         for (corpus, modality, root), members in groups.items():
             json_ids, index = self._index(corpus, modality, root)
-            unreadable = self._unreadable_views.get(corpus, {})
+            unreadable = self._unreadable_views.get(str(Path(corpus)), {})
             for start in range(0, len(members), self.search_block):
                 block = members[start:start + self.search_block]
                 if modality == "image":   # text queries
