@@ -39,8 +39,8 @@ from pathlib import Path
 
 import numpy as np
 
-from chronotasks.data.cache_files import (CacheDamage, drop_damaged, file_digest, file_signature, remember_digest, seal,
-                                          settled, sha256_hex, unseal, usable_vectors)
+from chronotasks.data.cache_files import (CacheDamage, drop_damaged, file_digest, file_signature, seal, settled,
+                                          sha256_hex, unseal, usable_vectors)
 from chronotasks.model_shims.launcher import write_atomically
 
 FLUSH_EVERY = 4096
@@ -148,8 +148,6 @@ class EmbeddingStore:
             else:
                 self._add(shard.keys, shard.vectors, save=False)
                 self._aliases.update(shard.aliases)
-        for signature, digest in self._aliases.items():
-            remember_digest(signature, digest)
 
     def _drop(self, keys_file: Path, vectors_file: Path, why: str) -> None:
         drop_damaged(keys_file, why)

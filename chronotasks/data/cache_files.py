@@ -86,11 +86,6 @@ def file_digest(path: str, signature: str | None = None) -> str | None:
     return known
 
 
-def remember_digest(signature: str, digest: str) -> None:
-    """Take a digest known from a settled signature (a cache's own record of an earlier run)."""
-    _digests[signature] = digest
-
-
 def report_damage(path: Path, why: str) -> None:
     """Say once per process that a cache file is damaged, naming it and why."""
     if str(path) not in _reported:
@@ -198,4 +193,5 @@ def usable_vectors(vectors: np.ndarray) -> bool:
 
 
 __all__ = ["CacheDamage", "SETTLE_SECONDS", "drop_damaged", "file_digest", "file_signature", "model_fingerprint",
-           "open_sealed_png", "remember_digest", "report_damage", "seal", "sealed_png", "settled", "sha256_hex", "unseal"]
+           "open_sealed_png", "report_damage", "seal", "sealed_png", "settled", "sha256_hex", "unseal",
+           "usable_vectors"]
