@@ -55,6 +55,16 @@ def text_key(text: str, window: int) -> str:
     return "text:" + hashlib.sha256(f"{window}\0{text}".encode()).hexdigest()
 
 
+def _npy_view(data: bytes) -> np.ndarray:
+    """The array of a .npy file's bytes, read in place (no copy; read-only)."""
+    header = io.BytesIO(data)
+    read = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}
+    shape, fortran_order, dtype = read[np.lib.format.read_magic(header)](header)
+    if fortran_order or dtype.hasobject:
+        raise ValueError("not a C-ordered array of numbers")
+    return np.frombuffer(data, dtype, count=int(np.prod(shape)), offset=header.tell()).reshape(shape)
+
+
 class _Shard:
     """One checked shard on disk: its keys, vectors and the file signatures it learnt."""
 
@@ -70,9 +80,9 @@ class _Shard:
         if sha256_hex(data) != record.get("vectors_sha256"):
             raise CacheDamage(f"{vectors_file.name} does not match the SHA-256 in {keys_file.name}")
         try:
-            vectors = np.load(io.BytesIO(data), allow_pickle=False)
-        except (OSError, ValueError, EOFError) as err:
-            raise CacheDamage(f"{vectors_file.name}: {err}") from None
+            vectors = _npy_view(data)
+        except (OSError, ValueError, EOFError, KeyError, TypeError) as err:
+            raise CacheDamage(f"{vectors_file.name}: {err!r}") from None
         want = dim or record.get("dim")
         if vectors.dtype != np.float32 or vectors.shape != (len(keys), want) or record.get("dim") != want:
             raise CacheDamage(f"{vectors_file.name}: {vectors.dtype} {vectors.shape}, the store holds float32 rows of "
@@ -191,7 +201,7 @@ class EmbeddingStore:
             grown = np.empty((max(need, 2 * len(self._matrix)), self._matrix.shape[1]), np.float32)
             grown[:self._size] = self._matrix[:self._size]
             self._matrix = grown
-        self._matrix[self._size:need] = vectors[fresh]
+        self._matrix[self._size:need] = vectors if len(fresh) == len(keys) else vectors[fresh]
         for row, n in enumerate(fresh, self._size):
             self._rows[keys[n]] = row
         self._size = need

@@ -36,7 +36,6 @@ log = logging.getLogger("chronotasks")
 SETTLE_SECONDS = 2.0
 """A file whose last change (ctime) is at least this old may be known by its signature in later runs:
 any later change gets a later ctime (file systems stamp ctime with a clock of a few ms at worst)."""
-SEAL_FIELD = "sha256"
 PNG_SEAL = "chronotasks-pixels-sha256"
 
 _digests: dict[str, str] = {}        # file_signature -> file_digest, this process
@@ -102,23 +101,32 @@ def drop_damaged(path: Path, why: str) -> None:
         pass    # already gone, or a folder we cannot write: it is skipped on every read
 
 
+_SEAL_HEAD, _SEAL_MID = b'{"sha256": "', b'", "body": '
+
+
 def seal(payload: dict[str, Any]) -> bytes:
-    """``payload`` as JSON with the SHA-256 of its canonical form in ``"sha256"``."""
-    body = json.dumps(payload, sort_keys=True, ensure_ascii=False)
-    return json.dumps({**payload, SEAL_FIELD: sha256_hex(body.encode())}, ensure_ascii=False).encode()
+    """``payload`` as one line of JSON, ``{"sha256": <hash of body>, "body": <payload>}``: the hash
+    is taken over the body's bytes as written, so checking it needs no re-encoding."""
+    body = json.dumps(payload, ensure_ascii=False).encode()
+    return _SEAL_HEAD + sha256_hex(body).encode() + _SEAL_MID + body + b"}"
 
 
 def unseal(data: bytes | str) -> dict[str, Any]:
-    """The payload of a ``seal``ed record; ``CacheDamage`` when it is not one or its hash disagrees."""
-    try:
-        record = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as err:
-        raise CacheDamage(f"not JSON: {err}") from None
-    if not isinstance(record, dict) or not isinstance(record.get(SEAL_FIELD), str):
-        raise CacheDamage(f"not a sealed record (a {type(record).__name__} without {SEAL_FIELD!r})")
-    claimed = record.pop(SEAL_FIELD)
-    if sha256_hex(json.dumps(record, sort_keys=True, ensure_ascii=False).encode()) != claimed:
+    """The payload of a ``seal``ed record (a trailing newline allowed); ``CacheDamage`` when it is not
+    one or its hash disagrees."""
+    data = (data.encode() if isinstance(data, str) else data).rstrip(b"\n")
+    start = len(_SEAL_HEAD) + 64
+    if not (data.startswith(_SEAL_HEAD) and data[start:start + len(_SEAL_MID)] == _SEAL_MID and data.endswith(b"}")):
+        raise CacheDamage("not a sealed record")
+    body = data[start + len(_SEAL_MID):-1]
+    if sha256_hex(body).encode() != data[len(_SEAL_HEAD):start]:
         raise CacheDamage("its content does not match its SHA-256")
+    try:
+        record = json.loads(body)
+    except ValueError as err:
+        raise CacheDamage(f"not JSON: {err}") from None
+    if not isinstance(record, dict):
+        raise CacheDamage(f"a {type(record).__name__}, not a record")
     return record
 
 
@@ -188,8 +196,10 @@ def model_fingerprint(name: str, revision: str | None = None) -> str:
 
 
 def usable_vectors(vectors: np.ndarray) -> bool:
-    """Whether every row is finite and not all zero (what an embedding is)."""
-    return bool(np.isfinite(vectors).all() and (np.abs(vectors).max(axis=1, initial=0) > 0).all())
+    """Whether every row is finite and not all zero (what an embedding is): its squared norm, one pass
+    with no copy, is finite (a NaN or an infinity spreads to it) and positive."""
+    squared = np.einsum("ij,ij->i", vectors, vectors)
+    return bool(np.isfinite(squared).all() and (squared > 0).all())
 
 
 __all__ = ["CacheDamage", "SETTLE_SECONDS", "drop_damaged", "file_digest", "file_signature", "model_fingerprint",
