@@ -63,8 +63,9 @@ def test_a_hub_judge_model_is_keyed_by_the_revision_its_cache_resolves_to(tmp_pa
         blob = folder / "blobs" / cache_files.sha256_hex(weights)
         blob.parent.mkdir(parents=True, exist_ok=True)
         blob.write_bytes(weights)
-        (folder / "snapshots" / revision).mkdir(parents=True)
-        (folder / "snapshots" / revision / "model.safetensors").symlink_to(os.path.relpath(blob, folder / "snapshots" / revision))
+        snapshot = folder / "snapshots" / revision
+        snapshot.mkdir(parents=True)
+        (snapshot / "model.safetensors").symlink_to(os.path.relpath(blob, snapshot))
     (folder / "refs").mkdir()
     config = JudgeConfig.from_mapping({"judge": "clipscore", "judge_model": "org/clip"})
     keys = []
