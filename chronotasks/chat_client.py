@@ -7,9 +7,12 @@ Used by API judges and by data builders (e.g. ``chronotasks build musebench-qa``
                         temperature=0)
 
 - Cache: every finished call is stored as one JSON file under ``cache_dir``,
-  keyed by the SHA-256 of the request (model, messages, params; not the
-  base_url nor the API key, so the same model served elsewhere reuses it).
-  A rerun or a run resumed after a crash repeats no finished call.
+  keyed by the SHA-256 of the request (model, messages with their images as
+  data, params; not the base_url nor the API key, so the same model served
+  elsewhere reuses it). A rerun or a run resumed after a crash repeats no
+  finished call. Each file is sealed (``cache_files.seal``: it holds its key and
+  the SHA-256 of its content) and written under a temporary name, then renamed;
+  one that fails its check is named in a warning, deleted and asked again.
 - Retries: 429, 5xx, timeouts and connection errors are retried up to
   ``max_retries`` times with exponential backoff and jitter (honouring a
   ``Retry-After`` header when the server sends one, capped); other 4xx
@@ -32,6 +35,8 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+
+from chronotasks.data.cache_files import CacheDamage, drop_damaged, seal, unseal
 
 RETRY_STATUS = frozenset({408, 409, 429, 500, 502, 503, 504})
 
@@ -101,25 +106,33 @@ class CachedChatClient:
 
     # -- cache -------------------------------------------------------------------------------
     def _cache_path(self, key: str) -> Path | None:
-        return None if self.cache_dir is None else self.cache_dir / key[:2] / f"{key}.json"
+        """``<cache_dir>/<ab>/<key>.sealed.json`` (files of the earlier, unsealed format are not read)."""
+        return None if self.cache_dir is None else self.cache_dir / key[:2] / f"{key}.sealed.json"
 
     def _cached(self, key: str) -> str | None:
-        """The cached reply of the request with this key, or None when it was never answered."""
+        """The cached reply of the request with this key, or None when it was never answered or its
+        file is damaged (then named, deleted and asked again)."""
         path = self._cache_path(key)
-        if path is None or not path.is_file():
+        if path is None:
             return None
         try:
-            return json.loads(path.read_text(encoding="utf-8"))["reply"]
-        except (json.JSONDecodeError, KeyError, OSError):
-            return None  # a torn or foreign file is treated as absent and rewritten
+            record = unseal(path.read_bytes())
+            if record.get("key") != key or not isinstance(record.get("reply"), str):
+                raise CacheDamage("it holds the reply to another request")
+        except FileNotFoundError:
+            return None
+        except (CacheDamage, OSError) as err:
+            drop_damaged(path, str(err))
+            return None
+        return record["reply"]
 
     def _store(self, key: str, reply: str) -> None:
         path = self._cache_path(key)
         if path is None:
             return
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_text(json.dumps({"model": self.model, "reply": reply}, ensure_ascii=False), encoding="utf-8")
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_bytes(seal({"key": key, "model": self.model, "reply": reply}))
         os.replace(tmp, path)
 
     # -- calls -------------------------------------------------------------------------------

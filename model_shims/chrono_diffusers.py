@@ -16,11 +16,17 @@ one image and the reply is lmms-eval's generation convention, a JSON string
   sorted unique prompts of all processes cut into ``batch_size`` runs, so an
   image has the same batch mates in one process, in N, and in a rerun (a
   batched pipeline's pixels can depend on them: one grey level on CPU).
-- Cache: the image path is a hash of (model, prompt, seed, settings) under
-  ``output_dir``; a finished image is reused. Images are written to a temporary
-  file then ``os.replace``d, so a crash never leaves a partial file under the
-  final name. Each call appends {"generated", "cached"} counts to
-  ``output_dir/generation_log.jsonl``.
+- Cache: the image path is a hash of everything that changes its pixels: the
+  model as it resolves (``cache_files.model_fingerprint``: a local folder by its
+  files, a hub name by its cached revision's files), the prompt, seed, settings,
+  and the batch it is made in (its prompts in order: a batched pipeline's pixels
+  depend on the batch size and on an image's batch mates and position) under
+  ``output_dir``. A finished image is reused after its check: it is a PNG carrying
+  the SHA-256 of its pixels (``cache_files.sealed_png``); one that fails (torn,
+  flipped, replaced) is named in a warning, deleted and made again with its
+  batch. Images are written to a temporary file then ``os.replace``d, so a crash
+  never leaves a partial file under the final name. Each call appends
+  {"generated", "cached"} counts to ``output_dir/generation_log.jsonl``.
 - Distributed: lmms-eval gives each rank its own shard of the requests
   (``rank``/``world_size``/``device`` come from the Accelerator, as in other
   lmms-eval models: ``launcher.LauncherModel``). The ranks exchange their
@@ -40,6 +46,7 @@ from typing import Any
 from lmms_eval.api.instance import Instance
 from tqdm import tqdm
 
+from chronotasks.data.cache_files import CacheDamage, drop_damaged, model_fingerprint, open_sealed_png, sealed_png
 from chronotasks.data.errors import SettingsError
 from chronotasks.data.settings import file_problem, folder_problem, looks_like_path, model_problem
 from chronotasks.model_shims.launcher import LauncherModel, write_atomically
@@ -56,9 +63,9 @@ def prompt_seed(seed: int, prompt: str) -> int:
     return int(_hash("seed", int(seed), prompt)[:15], 16)
 
 
-def image_key(model: str, prompt: str, seed: int, settings: dict[str, Any]) -> str:
-    """Cache key of one image: (model, prompt, seed, settings)."""
-    return _hash(model, prompt, int(seed), {k: settings.get(k) for k in _SETTING_KEYS})
+def image_key(model: str, prompt: str, seed: int, settings: dict[str, Any], batch: list[str]) -> str:
+    """Cache key of one image: (model fingerprint, prompt, seed, settings, the prompts of its batch in order)."""
+    return _hash(model, prompt, int(seed), {k: settings.get(k) for k in _SETTING_KEYS}, list(batch))
 
 
 def settings_problem(pretrained: str, output_dir: str, judge: dict[str, Any]) -> str | None:
@@ -117,6 +124,7 @@ class DiffusersT2I(LauncherModel):
         self.pretrained = str(pretrained)
         local = Path(self.pretrained).expanduser()
         self.model_id = str(local.resolve()) if local.exists() else self.pretrained
+        self.model_key = model_fingerprint(self.model_id)
         if dtype == "auto":
             dtype = "float16" if self.device_name.startswith("cuda") else "float32"
         self.settings = {
@@ -160,13 +168,24 @@ class DiffusersT2I(LauncherModel):
         return self._pipe
 
     # -- cache ----------------------------------------------------------------------------
-    def image_path(self, prompt: str) -> Path:
-        key = image_key(self.model_id, prompt, self.seed, self.settings)
+    def image_path(self, prompt: str, batch: list[str]) -> Path:
+        """Where the image of ``prompt``, made in ``batch`` (prompts in order), is cached."""
+        key = image_key(self.model_key, prompt, self.seed, self.settings, batch)
         return self.image_dir / key[:2] / f"{key}.png"
 
-    def _save(self, image, path: Path, prompt: str) -> None:
-        write_atomically(path, lambda handle: image.save(handle, format="PNG"))
-        meta = {"model": self.model_id, "prompt": prompt, "seed": self.seed, "prompt_seed": prompt_seed(self.seed, prompt), **self.settings}
+    @staticmethod
+    def _finished(path: Path) -> bool:
+        """Whether ``path`` holds a whole image that passes its check; a damaged one is named and deleted."""
+        try:
+            return open_sealed_png(path) is not None
+        except CacheDamage as err:
+            drop_damaged(path, str(err))
+            return False
+
+    def _save(self, image, path: Path, prompt: str, batch: list[str]) -> None:
+        write_atomically(path, lambda handle: handle.write(sealed_png(image)))
+        meta = {"model": self.model_id, "prompt": prompt, "seed": self.seed,
+                "prompt_seed": prompt_seed(self.seed, prompt), "batch": batch, **self.settings}
         write_atomically(path.with_suffix(".json"), lambda handle: handle.write(json.dumps(meta, ensure_ascii=False).encode()))
 
     def _generate_batch(self, prompts: list[str]) -> list:
@@ -186,19 +205,24 @@ class DiffusersT2I(LauncherModel):
         process k mod world_size, whole whenever one of its images is missing (a batched pipeline's
         pixels can depend on an image's batch mates and position), and only missing images are
         written. So one process, N processes and a rerun after a crash give the same bytes."""
-        paths = [self.image_path(p) for p in prompts]
-        mine = dict.fromkeys(prompts)
-        self.cached += sum(path.is_file() for path in dict.fromkeys(paths))
-        everyone = sorted(set().union(*self._gather(sorted(mine))))
+        everyone = sorted(set().union(*self._gather(sorted(dict.fromkeys(prompts)))))
         size = self.batch_size_per_device
-        batches = [everyone[start : start + size] for start in range(0, len(everyone), size)][self.rank :: self.world_size]
-        todo = [batch for batch in batches if not all(self.image_path(p).is_file() for p in batch)]
+        batches = [everyone[start : start + size] for start in range(0, len(everyone), size)]
+        batch_of = {prompt: batch for batch in batches for prompt in batch}
+        paths = [self.image_path(p, batch_of[p]) for p in prompts]
+        finished = {path: self._finished(path) for path in dict.fromkeys(paths)}
+        self.cached += sum(finished.values())
+        def whole(batch: list[str]) -> bool:
+            batch_paths = [self.image_path(p, batch) for p in batch]
+            return all(finished[path] if path in finished else self._finished(path) for path in batch_paths)
+
+        todo = [batch for batch in batches[self.rank :: self.world_size] if not whole(batch)]
         bar = tqdm(total=sum(len(b) for b in todo), desc=f"chrono_diffusers rank {self.rank}", disable=not todo)
         for batch in todo:
             for prompt, image in zip(batch, self._generate_batch(batch)):
-                path = self.image_path(prompt)
+                path = self.image_path(prompt, batch)
                 if not path.is_file():
-                    self._save(image, path, prompt)
+                    self._save(image, path, prompt, batch)
                     self.generated += 1
             bar.update(len(batch))
         bar.close()

@@ -15,10 +15,17 @@ text for an image corpus. The reply to each request is JSON ``{"ranked": [ids, b
   tested with tiny CLIPModel and ChineseCLIPModel checkpoints.
 - Each image and text embedded once: the vectors of single items (a corpus text, an artifact
   view, a query image or text) are kept by ``embedding_store.EmbeddingStore`` under the model
-  (``cache_dir``, default ``default_cache_dir()``), keyed by the image file (path, size, mtime) or
+  (``cache_dir``, default ``default_cache_dir()``), keyed by the image file's bytes (SHA-256) or
   the text, and shared by every task of a run and by later runs: a view that is a query of the
-  three image-to-text tasks and a view of the image corpus is encoded once. The log line at the
-  end of ``generate_until`` says how many items were encoded of those requested.
+  three image-to-text tasks and a view of the image corpus is encoded once. The store's folder is
+  the model's fingerprint (``cache_files.model_fingerprint``: a local folder by its files, a hub
+  name by the commit loaded and its weight files) and its vectors are checked against the model's
+  dimension. The log line at the end of ``generate_until`` says how many items were encoded of
+  those requested.
+- An image that cannot be opened is seen as the placeholder (``loading.open_doc_image``), never
+  stored, so every run, warm or cold, opens it again and its samples count in ``image_failure``:
+  an image query's own, and a text query whose artifact has such a view in the image corpus (its
+  reply names the views: ``{"ranked": [...], "unreadable_views": [paths]}``).
 - Ranking: faiss ``IndexFlatIP`` (exact cosine) over the corpus, on a GPU when the model runs on
   CUDA and faiss has GPU support (``faiss_gpu=auto``, the default; ``faiss_gpu=false`` keeps it on
   the CPU); queries searched ``search_block`` (16,384) at a time: one faiss call per block, as
@@ -38,7 +45,6 @@ text for an image corpus. The reply to each request is JSON ``{"ranked": [ids, b
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections import defaultdict
@@ -51,8 +57,10 @@ from lmms_eval.api.instance import Instance
 from loguru import logger as eval_logger
 from tqdm import tqdm
 
+from chronotasks.data.cache_files import model_fingerprint
+from chronotasks.data.errors import DataError
 from chronotasks.data.locations import cache_home
-from chronotasks.model_shims.embedding_store import EmbeddingStore, file_key, text_key
+from chronotasks.model_shims.embedding_store import EmbeddingStore, text_key
 from chronotasks.model_shims.launcher import LauncherModel
 from chronotasks.scoring.retrieval import l2_normalize
 
@@ -73,7 +81,7 @@ own tiles (about 16 MiB), whatever the number of queries."""
 
 CORPUS_CHUNK = 4096
 """Corpus items asked of the store at a time (a progress step; memory for one chunk's vectors)."""
-QUERY_FIELDS = ("id", "corpus", "corpus_modality", "corpus_root", "images")
+QUERY_FIELDS = ("id", "artifact_id", "corpus", "corpus_modality", "corpus_root", "images")
 """The query documents' fields chrono_embed reads."""
 
 
@@ -153,6 +161,7 @@ class ChronoEmbed(LauncherModel):
         self.max_text_length = int(max_text_length or min(window, tok_max))
         self._indexes: dict[tuple[str, str], tuple[list[str], Any]] = {}
         self._store: EmbeddingStore | None = None
+        self._unreadable_views: dict[str, dict[str, list[str]]] = {}   # image corpus -> artifact id -> views not opened
 
     # -- encoders ---------------------------------------------------------------------------
     def _features(self, output) -> np.ndarray:
@@ -190,20 +199,14 @@ class ChronoEmbed(LauncherModel):
 
     # -- items: each embedded once under this model (EmbeddingStore) ------------------------------
     def _model_key(self) -> str:
-        """The model as the cache knows it: its name or folder, and for a folder the content of its
-        JSON files (config, processor, tokenizer) and the size and time of its weight files."""
-        parts = [self.pretrained]
-        folder = Path(self.pretrained)
-        if folder.is_dir():
-            parts += [f"{p.name}:{hashlib.sha256(p.read_bytes()).hexdigest()}" for p in sorted(folder.glob("*.json"))]
-            parts += [f"{w.name}:{w.stat().st_size}:{w.stat().st_mtime_ns}"
-                      for w in sorted(folder.glob("*.safetensors")) + sorted(folder.glob("*.bin"))]
-        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:32]
+        """The model as the cache knows it: what ``pretrained`` resolved to (the commit loaded, for a hub name)."""
+        return model_fingerprint(self.pretrained, getattr(self.model.config, "_commit_hash", None))[:32]
 
     @property
     def store(self) -> EmbeddingStore:
         if self._store is None:
-            self._store = EmbeddingStore(self.cache_dir / self._model_key())
+            dim = self.embed_texts(["dimension"]).shape[1]
+            self._store = EmbeddingStore(self.cache_dir / self._model_key(), dim=dim)
         return self._store
 
     def text_vectors(self, texts: list[str]) -> np.ndarray:
@@ -211,22 +214,37 @@ class ChronoEmbed(LauncherModel):
         return self.store.vectors("text", [text_key(t, self.max_text_length) for t in texts],
                                   lambda missing: self.embed_texts([texts[n] for n in missing]))
 
-    def image_vectors(self, keys: list[str | None], load: Callable[[list[int]], list]) -> np.ndarray:
+    def image_vectors(self, keys: list[str | None], load: Callable[[list[int]], list], failed: set[int]) -> np.ndarray:
         """Embeddings of images by key; ``load(positions)`` gives the PIL images of the missing ones,
-        which are encoded ``embed_batch_size`` at a time."""
+        which are encoded ``embed_batch_size`` at a time, and adds to ``failed`` the positions it gave
+        a placeholder for (not stored)."""
 
         def encode(missing: list[int]) -> np.ndarray:
             out = [self.embed_images(load(missing[s:s + self.batch_size_per_gpu]))
                    for s in range(0, len(missing), self.batch_size_per_gpu)]
             return np.concatenate(out)
 
-        return self.store.vectors("image", keys, encode)
+        return self.store.vectors("image", keys, encode, failed.__contains__)
+
+    @staticmethod
+    def open_view(path: str, record_id: Any, unreadable: dict[str, str]) -> Any:
+        """An image file as the tasks show it (``loading.open_doc_image``: the placeholder, logged and
+        counted, when it cannot be opened); ``unreadable`` gets the path and why."""
+        from chronotasks.data.loading import open_doc_image, open_image
+
+        def opener(view: str, rid: Any) -> Any:
+            try:
+                return open_image(view, rid)
+            except DataError as err:
+                unreadable[view] = str(err)
+                raise
+        return open_doc_image(path, record_id, opener)
 
     # -- corpus -----------------------------------------------------------------------------
     def corpus_embeddings(self, corpus: Path, modality: str, root: Path) -> tuple[list[str], np.ndarray]:
         """Ids and L2-normalised embeddings of a corpus file: texts, or artifacts as the normalised
         mean of their views' embeddings (``scoring.retrieval.pool_views``), views taken from the store."""
-        from chronotasks.data.loading import open_image, read_jsonl
+        from chronotasks.data.loading import read_jsonl
 
         rows = read_jsonl(corpus)
         ids = [str(r["id"]) for r in rows]
@@ -238,10 +256,16 @@ class ChronoEmbed(LauncherModel):
         elif modality == "image":
             views = [(i, str(root / p), r["id"]) for i, r in enumerate(rows) for p in r["images"]]
             sums, counts = None, np.zeros(len(rows), np.int64)
+            unreadable: dict[str, str] = {}
             for start in tqdm(range(0, len(views), CORPUS_CHUNK), desc=f"embed images {corpus.name}", disable=self.rank != 0):
                 chunk = views[start:start + CORPUS_CHUNK]
-                emb = self.image_vectors([file_key(path) for _, path, _ in chunk],
-                                         lambda missing, chunk=chunk: [open_image(chunk[n][1], chunk[n][2], "images") for n in missing])
+                failed: set[int] = set()
+
+                def load(missing: list[int], chunk: list = chunk, failed: set[int] = failed) -> list:
+                    images = [self.open_view(chunk[n][1], chunk[n][2], unreadable) for n in missing]
+                    failed.update(n for n in missing if chunk[n][1] in unreadable)
+                    return images
+                emb = self.image_vectors([self.store.image_key(path) for _, path, _ in chunk], load, failed)
                 if sums is None:
                     sums = np.zeros((len(rows), emb.shape[1]), np.float32)
                 idx = np.array([i for i, _, _ in chunk])
@@ -251,6 +275,10 @@ class ChronoEmbed(LauncherModel):
                 empty = [ids[i] for i in np.flatnonzero(counts == 0)] if sums is not None else ids
                 raise ValueError(f"{corpus}: artifact(s) without images: {empty[:5]}")
             vectors = l2_normalize(sums / counts[:, None])
+            self._unreadable_views[str(corpus)] = {}
+            for _, path, artifact in views:
+                if path in unreadable:
+                    self._unreadable_views[str(corpus)].setdefault(str(artifact), []).append(path)
         else:
             raise ValueError(f"unknown corpus modality {modality!r} (expected 'text' or 'image')")
         self.store.flush()
@@ -281,7 +309,9 @@ class ChronoEmbed(LauncherModel):
         for n, arg in enumerate(args):
             by_task[(arg[4], arg[5])].append(n)
         groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
-        image_keys: list[str | None] = [None] * len(requests)
+        image_paths: list[str | None] = [None] * len(requests)     # an image query shown as its one file
+        query_ids: list[Any] = [None] * len(requests)
+        artifacts: list[Any] = [None] * len(requests)
         for (task, split), members in by_task.items():
             columns = self._doc_columns(task, split, [args[n][3] for n in members])
             for field in ("corpus", "corpus_modality"):
@@ -296,30 +326,51 @@ class ChronoEmbed(LauncherModel):
             else:
                 for where, n in zip(places, members):
                     groups[where].append(n)
+            for n, doc_id, artifact in zip(members, columns.get("id") or [None] * len(members),
+                                           columns.get("artifact_id") or [None] * len(members)):
+                query_ids[n], artifacts[n] = doc_id, artifact
             if shows_its_file(args[members[0]][2]):
                 for n, paths in zip(members, columns.get("images") or [None] * len(members)):
-                    image_keys[n] = file_key(paths[0]) if paths and len(paths) == 1 else None
+                    image_paths[n] = paths[0] if paths and len(paths) == 1 else None
         progress = tqdm(total=len(requests), desc="chrono_embed queries", disable=self.rank != 0)
         replies: list[str] = [""] * len(requests)
         add_partial = self.cache_hook.add_partial
         for (corpus, modality, root), members in groups.items():
             json_ids, index = self._index(corpus, modality, root)
+            unreadable = self._unreadable_views.get(str(Path(corpus)), {})
             for start in range(0, len(members), self.search_block):
                 block = members[start:start + self.search_block]
                 if modality == "image":   # text queries
                     queries = self.text_vectors([args[n][0] for n in block])
                 else:                     # image queries
-                    queries = self.image_vectors([image_keys[n] for n in block], lambda missing, block=block: [
-                        self._query_image(requests[block[m]]) for m in missing])
+                    queries = self._image_queries(requests, block, image_paths, query_ids)
                 _, found = search(index, queries, self.top_k)   # k <= corpus size: no -1 padding in a flat index
                 for n, row in zip(block, found.tolist()):
-                    replies[n] = '{"ranked": [' + ", ".join(map(json_ids.__getitem__, row)) + "]}"
+                    views = unreadable.get(str(artifacts[n])) if unreadable else None
+                    tail = f', "unreadable_views": {json.dumps(views, ensure_ascii=False)}' + "}" if views else "}"
+                    replies[n] = '{"ranked": [' + ", ".join(map(json_ids.__getitem__, row)) + "]" + tail
                     add_partial("generate_until", args[n], replies[n])
                 progress.update(len(block))
         progress.close()
         self.store.flush()
         eval_logger.info(f"chrono_embed: {self.store.summary()}")
         return replies
+
+    def _image_queries(self, requests: list[Instance], block: list[int], paths: list[str | None],
+                       ids: list[Any]) -> np.ndarray:
+        """Vectors of the image queries ``block``: one shown as its file is keyed by it and opened as
+        ``doc_images`` opens it; any other is shown by the task's ``doc_to_visual`` and not stored."""
+        failed: set[int] = set()
+        unreadable: dict[str, str] = {}
+
+        def load(missing: list[int]) -> list:
+            images = [self.open_view(paths[block[m]], ids[block[m]], unreadable) if paths[block[m]]
+                      else self._query_image(requests[block[m]]) for m in missing]
+            failed.update(m for m in missing if paths[block[m]] in unreadable)
+            return images
+
+        keys = [self.store.image_key(paths[n]) if paths[n] else None for n in block]
+        return self.image_vectors(keys, load, failed)
 
     def _query_image(self, request: Instance):
         """The one image of an image query, as the task shows it (lmms-eval's ``doc_to_visual``)."""

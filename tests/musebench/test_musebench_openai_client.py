@@ -54,3 +54,39 @@ def test_gives_up_after_max_retries_and_does_not_retry_400(tmp_path):
         assert len(stub.requests) == 1
     # nothing failed was cached
     assert not any(p.suffix == ".json" and "reply" in json.loads(p.read_text()) for p in tmp_path.rglob("*.json"))
+
+
+def _flip_a_letter(path):
+    path.write_text(path.read_text(encoding="utf-8").replace("echo:", "echo;"), encoding="utf-8")
+
+
+def _another_requests_reply(path):
+    other = next(p for p in path.parent.parent.rglob("*.sealed.json") if p != path)
+    path.write_bytes(other.read_bytes())
+
+
+def _torn(path):
+    path.write_bytes(path.read_bytes()[:30])
+
+
+def _a_number(path):
+    path.write_text("3")
+
+
+@pytest.mark.parametrize("damage", [_flip_a_letter, _another_requests_reply, _torn, _a_number],
+                         ids=["flipped", "another_request", "torn", "number"])
+def test_a_damaged_cached_reply_is_named_once_dropped_and_asked_again(tmp_path, caplog, damage):
+    import logging
+
+    with OpenAIStub(responder=_echo) as stub:
+        client = CachedChatClient(stub.base_url, "stub-model", cache_dir=tmp_path, backoff_base=0.01)
+        client.chat([{"role": "user", "content": "first"}])
+        client.chat([{"role": "user", "content": "second"}])
+        (path,) = [p for p in tmp_path.rglob("*.sealed.json") if "first" in p.read_text(encoding="utf-8")]
+        damage(path)
+        caplog.set_level(logging.WARNING, logger="chronotasks")
+        again = CachedChatClient(stub.base_url, "stub-model", cache_dir=tmp_path, backoff_base=0.01)
+        assert again.chat([{"role": "user", "content": "first"}]) == "echo:first|images=0"
+        assert again.chat([{"role": "user", "content": "first"}]) == "echo:first|images=0"
+        assert again.stats["api_calls"] == 1 and len(stub.requests) == 3
+    assert [r.getMessage().split()[2] for r in caplog.records if "is damaged" in r.getMessage()] == [str(path)]

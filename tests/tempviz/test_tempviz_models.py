@@ -74,9 +74,9 @@ def test_backend_batches_seeds_per_prompt_and_caches(backend_factory, tmp_path):
     again = backend_factory(tmp_path / "a", batch_size=2)
     assert again.generate_images(prompts) == paths and again.generated == 0 and again.cached == 3
     assert again._pipe is None
-    # another setting is another cache entry
+    # another setting is another cache entry (the fox is made alone: the sorted prompts in twos)
     other = backend_factory(tmp_path / "a", num_inference_steps=3)
-    assert other.image_path(prompts[0]) != paths[0]
+    assert batched.image_path(prompts[0], [prompts[0]]) == paths[0] != other.image_path(prompts[0], [prompts[0]])
     # a leftover temporary file from a crash is not taken as a finished image
     # and what is made again is made in its original batch (the sorted prompts in twos: koala + lake,
     # then fox), so it is the same image byte for byte, not a batch of one (the lake alone: see above)
@@ -88,6 +88,45 @@ def test_backend_batches_seeds_per_prompt_and_caches(backend_factory, tmp_path):
         resumed.generate_images(prompts)
         assert (resumed.generated, resumed.cached) == (1, 2) and lost.is_file()
         assert {path: path.read_bytes() for path in paths} == original
+
+
+def test_a_cache_filled_at_one_batch_size_is_not_served_at_another(backend_factory, tmp_path):
+    """A batched pipeline's pixels depend on the batch: images made two at a time are not served to a
+    run of batch size 1 on the same folder, which gets the bytes a fresh folder at batch size 1 gets."""
+    prompts = ["a red fox in europe in january", "a lake in europe in july", "a koala that is 36 years old",
+               "an oak tree in autumn"]
+    pairs = backend_factory(tmp_path / "shared", batch_size=2)
+    pairs.generate_images(prompts)
+    single = backend_factory(tmp_path / "shared", batch_size=1)
+    single._pipe = pairs.pipe
+    served = single.generate_images(prompts)
+    assert (single.generated, single.cached) == (4, 0)
+    fresh = backend_factory(tmp_path / "fresh", batch_size=1)
+    fresh._pipe = pairs.pipe
+    assert [p.read_bytes() for p in fresh.generate_images(prompts)] == [p.read_bytes() for p in served]
+
+
+def test_a_damaged_cached_image_is_named_dropped_and_made_again(backend_factory, tmp_path, caplog):
+    """A cached PNG carries the SHA-256 of its pixels: one torn, one with a flipped bit in its image data
+    and one replaced by another valid PNG are each named once, deleted and made again, with their batch."""
+    import logging
+
+    prompts = ["a red fox in europe in january", "a lake in europe in july", "a koala that is 36 years old"]
+    first = backend_factory(tmp_path, batch_size=1)
+    paths = first.generate_images(prompts)
+    original = [p.read_bytes() for p in paths]
+    paths[0].write_bytes(original[0][: len(original[0]) // 2])
+    flipped = bytearray(original[1])
+    flipped[len(flipped) // 2] ^= 0x10
+    paths[1].write_bytes(bytes(flipped))
+    Image.new("RGB", (64, 64), (128, 128, 128)).save(paths[2])
+    caplog.set_level(logging.WARNING, logger="chronotasks")
+    again = backend_factory(tmp_path, batch_size=1)
+    again._pipe = first.pipe
+    assert again.generate_images(prompts) == paths and (again.generated, again.cached) == (3, 0)
+    assert [p.read_bytes() for p in paths] == original
+    named = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
+    assert sorted(m.split()[2] for m in named) == sorted(str(p) for p in paths)
 
 
 SHARD_ORDER = r"""
@@ -343,8 +382,8 @@ def test_lmms_eval_generate_judge_then_rerun_from_cache(tiny, demo_root, lmms_ev
     page = (tmp_path / "report" / "report.md").read_text()
     assert "| chrono_diffusers " in page and "| 100.0 [100.0, 100.0] (n=4) |" in page and "## Notes" not in page
 
-    # crash recovery: one image lost (only a temporary file left behind) -> only it is generated again
-    # (and judged again: its file is new); the other three verdicts come from the cache
+    # crash recovery: one image lost (only a temporary file left behind) -> only it is generated again,
+    # in its original batch, byte for byte: verdicts are keyed by an image's bytes, so all four come from the cache
     lost = images[0]
     lost.rename(lost.with_name(f".{lost.name}.12345.tmp"))
     second = lmms_eval_run(*args)["results"]["tempviz_animals"]
@@ -352,4 +391,4 @@ def test_lmms_eval_generate_judge_then_rerun_from_cache(tiny, demo_root, lmms_ev
     assert (log[-1]["generated"], log[-1]["cached"]) == (1, 3)
     assert all(p.stat().st_mtime_ns == mtimes[p] for p in images[1:])
     assert second["score,none"] == pytest.approx(first["score,none"], abs=1e-4)
-    assert len(verdict_file.read_text().splitlines()) == 5
+    assert len(verdict_file.read_text().splitlines()) == 4

@@ -13,6 +13,9 @@ version in a trial are therefore pixel-aligned. The grayscale result is cached l
 one-channel PNG of Y, written and read by PIL (Algorithm 1 re-encodes with the source's extension;
 we do not, so the cached pixels are the transform's exact output); GRAY2BGR only repeats Y in three
 channels, so a cached image is read once (one channel) and converted once (to the RGB the model gets).
+The cache is keyed by the source's bytes (SHA-256, ``cache_files.file_digest``) and each cached PNG
+carries the SHA-256 of its pixels (``cache_files.sealed_png``): one that fails its check is named
+in a warning, deleted and made again; a new entry is written whole under a temporary name, then renamed.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from chronotasks.data.cache_files import CacheDamage, drop_damaged, file_digest, open_sealed_png, sealed_png
 from chronotasks.data.loading import DataError, open_image
 
 
@@ -47,22 +51,30 @@ def gray_to_pil(gray: np.ndarray) -> Image.Image:
     return Image.fromarray(cv2.cvtColor(gray, cv2.COLOR_GRAY2RGB))
 
 
-CACHE_FORMAT = "y1"  # one-channel PNG of Y; part of the cache key, so older 3-channel entries are not read
+CACHE_FORMAT = "y2"  # sealed one-channel PNG of Y; part of the cache key, so older entries are not read
 
 
 def gray_cache_path(path: str | Path, cache_dir: Path) -> Path:
-    """Cache file of one source image's grayscale version (keyed by path, size and mtime)."""
-    stat = os.stat(path)
-    key = hashlib.sha1(f"{Path(path).resolve()}|{stat.st_size}|{stat.st_mtime_ns}|{CACHE_FORMAT}".encode()).hexdigest()
+    """Cache file of one source image's grayscale version (keyed by the source's bytes);
+    ``FileNotFoundError`` when the source cannot be read."""
+    digest = file_digest(str(path))
+    if digest is None:
+        raise FileNotFoundError(path)
+    key = hashlib.sha256(f"{digest}|{CACHE_FORMAT}".encode()).hexdigest()
     return cache_dir / key[:2] / f"{key}.png"
 
 
 def _read_cached(target: Path) -> np.ndarray | None:
-    """The cached Y plane, or None when absent or unreadable (then it is made again)."""
+    """The cached Y plane, or None when absent or damaged (then it is named, dropped and made again)."""
     try:
-        return np.asarray(open_image(str(target), mode="L"))
-    except DataError:
+        image = open_sealed_png(target)
+    except CacheDamage as err:
+        drop_damaged(target, str(err))
         return None
+    if image is not None and image.mode != "L":
+        drop_damaged(target, f"mode {image.mode}, not one channel")
+        return None
+    return None if image is None else np.asarray(image)
 
 
 def gray_image(path: str | Path, cache_dir: Path, record_id: object = "?") -> Image.Image:
@@ -77,7 +89,7 @@ def gray_image(path: str | Path, cache_dir: Path, record_id: object = "?") -> Im
     gray = cv2.cvtColor(read_bgr(path, record_id), cv2.COLOR_BGR2GRAY)  # Algorithm 1, stage 2 (first half)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-    Image.fromarray(gray, "L").save(tmp, format="PNG")
+    tmp.write_bytes(sealed_png(Image.fromarray(gray, "L")))
     os.replace(tmp, target)
     return gray_to_pil(gray)
 

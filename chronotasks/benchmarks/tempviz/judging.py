@@ -44,6 +44,7 @@ from chronotasks.benchmarks.tempviz.judges import (
     default_text_model,
     judge_batch,
 )
+from chronotasks.data.cache_files import CacheDamage, file_digest, model_fingerprint, report_damage, seal, unseal
 from chronotasks.data.errors import SettingsError
 
 log = logging.getLogger(__name__)
@@ -111,28 +112,15 @@ def reply_item(doc: dict[str, Any], reply: Any) -> dict[str, Any]:
 
 
 # -- aggregation: all items of a task -> verdicts ---------------------------------------------------
-def _model_fingerprint(name: str) -> str:
-    """A local model folder by path, config and weight files (size, mtime); a hub id as itself."""
-    folder = Path(name)
-    if not folder.is_dir():
-        return name
-    parts = [str(folder.resolve())]
-    for path in sorted(folder.rglob("*")):
-        if path.suffix in (".json", ".safetensors", ".bin", ".txt", ".model") and path.is_file():
-            stat = path.stat()
-            parts.append(f"{path.relative_to(folder)}:{stat.st_size}:{stat.st_mtime_ns}")
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()
-
-
 def verdict_settings(config: JudgeConfig) -> dict[str, Any]:
     """The settings a verdict depends on: the verdict cache is keyed by them (not by device,
     endpoint, key, retries or batch size, which do not change a verdict)."""
-    settings: dict[str, Any] = {"judge": config.judge, "threshold": config.resolved_threshold(), "version": 1}
+    settings: dict[str, Any] = {"judge": config.judge, "threshold": config.resolved_threshold(), "version": 2}
     if config.judge == "clipscore":
-        settings["model"] = _model_fingerprint(config.model or DEFAULT_CLIP)
+        settings["model"] = model_fingerprint(config.model or DEFAULT_CLIP)
     elif config.judge == "caption":
-        settings["model"] = _model_fingerprint(config.model or DEFAULT_BLIP)
-        settings["text_model"] = _model_fingerprint(config.text_model or default_text_model())
+        settings["model"] = model_fingerprint(config.model or DEFAULT_BLIP)
+        settings["text_model"] = model_fingerprint(config.text_model or default_text_model())
     else:
         settings.update(model=config.model, prompt=config.prompt, shots=config.shots, accept_from=config.accept_from,
                         max_tokens=config.max_tokens)
@@ -144,11 +132,12 @@ def verdict_settings(config: JudgeConfig) -> dict[str, Any]:
 
 
 class VerdictCache:
-    """Verdicts on disk, one JSON line per judged image, in
-    ``<cache_dir>/verdicts/<hash of verdict_settings>.jsonl`` (the settings beside it, as
-    ``.settings.json``). Read once; new verdicts are appended after every few batches, each
-    append one ``write`` on a file opened for appending, so concurrent runs interleave whole
-    lines; a torn line (a crash mid-write) is skipped on reading."""
+    """Verdicts on disk, one sealed JSON line per judged image (``cache_files.seal``: the line holds
+    the SHA-256 of its content), in ``<cache_dir>/verdicts/<hash of verdict_settings>.jsonl`` (the
+    settings beside it, as ``.settings.json``). Read once; new verdicts are appended after every few
+    batches, each append one ``write`` on a file opened for appending, so concurrent runs interleave
+    whole lines. Lines that fail their check (a crash mid-write, a flipped bit, an edit) are named
+    in one warning and dropped: the file is rewritten without them and their images judged again."""
 
     def __init__(self, cache_dir: str | Path, settings: dict[str, Any]) -> None:
         blob = json.dumps(settings, sort_keys=True)
@@ -157,13 +146,7 @@ class VerdictCache:
         self.entries: dict[str, dict[str, Any]] = {}
         self._pending: list[str] = []
         if self.path.is_file():
-            with open(self.path, encoding="utf-8", errors="replace") as handle:
-                for line in handle:
-                    try:
-                        record = json.loads(line)
-                        self.entries[record["key"]] = record["verdict"]
-                    except (ValueError, KeyError, TypeError):
-                        continue
+            self._read()
         else:
             folder.mkdir(parents=True, exist_ok=True)
             settings_file = self.path.with_suffix(".settings.json")
@@ -171,11 +154,33 @@ class VerdictCache:
             tmp.write_text(blob, encoding="utf-8")
             os.replace(tmp, settings_file)
 
+    def _read(self) -> None:
+        good, damaged = [], 0
+        with open(self.path, "rb") as handle:
+            for line in handle:
+                try:
+                    record = unseal(line)
+                    if not isinstance(record.get("key"), str) or not isinstance(record.get("verdict"), dict):
+                        raise CacheDamage("a line without key or verdict")
+                except CacheDamage:
+                    damaged += 1
+                    continue
+                self.entries[record["key"]] = record["verdict"]
+                good.append(line if line.endswith(b"\n") else line + b"\n")
+        if damaged:
+            report_damage(self.path, f"{damaged} line(s) fail their check")
+            tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(b"".join(good))
+            os.replace(tmp, self.path)
+
     @staticmethod
     def key(item: dict[str, Any]) -> str:
-        """The image file (path, size, mtime) and the prompt fields the judge reads."""
-        stat = os.stat(item["image"])
-        fields = [item["image"], stat.st_size, stat.st_mtime_ns, item["prompt"], item["prompt_body"], item["temporal_cue"]]
+        """The image's bytes (SHA-256) and the prompt fields the judge reads; ``OSError`` when the
+        image cannot be read."""
+        digest = file_digest(item["image"])
+        if digest is None:
+            raise FileNotFoundError(f"generated image {item['image']} cannot be read")
+        fields = [digest, item["prompt"], item["prompt_body"], item["temporal_cue"]]
         return hashlib.sha256(json.dumps(fields, ensure_ascii=False).encode()).hexdigest()
 
     def get(self, key: str) -> dict[str, Any] | None:
@@ -183,7 +188,7 @@ class VerdictCache:
 
     def put(self, key: str, verdict: dict[str, Any]) -> None:
         self.entries[key] = verdict
-        self._pending.append(json.dumps({"key": key, "verdict": verdict}, ensure_ascii=False) + "\n")
+        self._pending.append(seal({"key": key, "verdict": verdict}).decode() + "\n")
 
     def flush(self) -> None:
         if self._pending:

@@ -9,6 +9,8 @@ the sample's artifact; the aggregations give Recall@K overall and per museum.
 
 from __future__ import annotations
 
+import json
+
 from chronotasks import provenance
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs, make_process_docs, scores_image_failures
@@ -143,11 +145,25 @@ retrieval_doc_to_messages = make_doc_to_messages(doc_to_visual, retrieval_doc_to
 
 
 @scores_image_failures
-def retrieval_process_results(doc, results):
+def _retrieval_scores(doc, results):
     ranked = parse_ranking(results[0])
     item = {"rank": hit_rank(ranked, doc["artifact_id"]), "museum": doc["museum_key"]}
     metrics = [f"recall@{k}{suffix}" for k in (1, 5, 10) for suffix in ("", "_zhejiang", "_palace", "_npm")]
     return {**{name: item for name in metrics}, "parse_failure": float(ranked is None)}
+
+
+def retrieval_process_results(doc, results):
+    """Recall of one query. A text query whose artifact has a view in the image corpus that the
+    backend could not open (its reply lists them in ``unreadable_views``) is an image failure, as an
+    image query whose own file cannot be opened is: those views are taken as the query's images."""
+    reply = results[0]
+    views = None
+    if isinstance(reply, str) and '"unreadable_views"' in reply:
+        try:
+            views = json.loads(reply).get("unreadable_views")
+        except (ValueError, AttributeError):
+            views = None
+    return _retrieval_scores({**doc, "images": list(views)} if isinstance(views, list) and views else doc, results)
 
 
 def _recall(items, k, museum=None):
