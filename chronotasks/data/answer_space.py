@@ -183,7 +183,7 @@ class AnswerSpace:
         found = self.candidates(text, options)        # 2. every answer it states, in reading order
         return decide(found, cut_off(text))           # 3. conflicts checked: one answer, or None
 
-    def candidates(self, text: str, options: Sequence[str] | None = None) -> Iterator[Candidate]:
+    def candidates(self, text: str, options: Sequence[str] | None = None) -> Iterator[Candidate | None]:
         """The answers a normalised reply states (``chronotasks.scoring.candidates.Candidate``), in
         the order a grader reads them; the per-kind readers live in ``chronotasks.scoring``."""
         if self.kind == "letter":

@@ -77,8 +77,11 @@ def file_digest(path: str, signature: str | None = None) -> str | None:
     known = _digests.get(signature)
     if known is None:
         try:
-            with open(path, "rb") as handle:
-                known = hashlib.file_digest(handle, "sha256").hexdigest()
+            digest = hashlib.sha256()
+            with open(path, "rb") as handle:   # (hashlib.file_digest is Python 3.11+; we support 3.10)
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+            known = digest.hexdigest()
         except OSError:
             return None
         _digests[signature] = known

@@ -414,7 +414,7 @@ _OUTSIDE_WORDS = word_gate("none", "not", "选项")   # (one of which each match
 _AGE_SUPERLATIVE = re.compile(r"\b(?:oldest|earliest|newest|latest|most\s+(?:recent|ancient|modern)|youngest)\b|最早|最晚|最古老|最新")
 
 
-def letter_candidates(s: str, n: int, options) -> Iterator[Candidate]:
+def letter_candidates(s: str, n: int, options) -> Iterator[Candidate | None]:
     """The letters a normalised reply states, in the order a grader reads them."""
     valid = letters_for(n)
     bare = _bare_letter(s, n, options) or _labelled_option(s, n, options)
@@ -522,12 +522,12 @@ def _runs(body: str, mentions: Mentions) -> list[list[str]]:
     texts = None
     for (_, prev_end, _), (start, _, letter) in zip(spans, spans[1:]):
         gap = body[prev_end:start]
-        joined = _GAP.fullmatch(gap)
+        joined = _GAP.fullmatch(gap) is not None
         if not joined and mentions._options and spans is not mentions.texts:
             if texts is None:
                 texts = [(a, b) for a, b, _ in mentions.texts]
             blanked = _blank(gap, [(a - prev_end, b - prev_end) for a, b in texts if prev_end <= a and b <= start])
-            joined = blanked != gap and _GAP_AFTER_TEXT.fullmatch(blanked)
+            joined = blanked != gap and _GAP_AFTER_TEXT.fullmatch(blanked) is not None
         if joined:
             runs[-1].append(letter)
         else:
@@ -676,8 +676,8 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     """A line that starts with the answer: "A, B, C. Lithography (D) is later." -> {A, B, C};
     "C. lost-wax casting, D. coil technique" -> {C, D}; "C, D (A and B came later)" -> {C, D}."""
     if _ENUMERATION.fullmatch(line.strip().rstrip(".")):
-        got = frozenset(_ENUM_LETTER.findall(line.strip()))
-        return got if got <= set(letters_for(n)) else CONFLICT
+        enumerated = frozenset(_ENUM_LETTER.findall(line.strip()))
+        return enumerated if enumerated <= set(letters_for(n)) else CONFLICT
     m = _LEAD_LIST.match(line)
     if not m:
         return None
@@ -755,9 +755,9 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
             continue  # not a list given as the answer: a walkthrough that says something of each option
         if not introduced and got == valid and k is None:
             continue  # every option, one a line, with no introduction: a walkthrough
-        value = got if got <= valid else CONFLICT
-        if k is not None and value != CONFLICT and len(value) != k:
+        if k is not None and got <= valid and len(got) != k:
             continue
+        value: frozenset[str] | str | None = got if got <= valid else CONFLICT
         if end >= len(s.rstrip()) and cut is not None:
             value = None   # the list runs to where the reply was cut off: it may go on ("- Block printing: This technique")
         covered.append((start, end))
@@ -964,7 +964,8 @@ def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidat
     if got is None and len(first_clause(region)) <= 40:
         clause = first_clause(region)
         got = _set_in_clause(clause, n, options)
-        if got not in (None, CONFLICT) and hedged_after(region[len(clause):], lambda w: bool(set(Mentions(w, n, options).all()) - got)):
+        named = got if isinstance(got, frozenset) else frozenset()
+        if got not in (None, CONFLICT) and hedged_after(region[len(clause):], lambda w: bool(set(Mentions(w, n, options).all()) - named)):
             got = CONFLICT  # "I would group A, C and E. B might also belong with them"
         if got not in (None, CONFLICT) and _list_goes_on(region[len(clause):], n, options, got):
             got = None  # "Porcelain. Paper."
@@ -1020,7 +1021,9 @@ def _names_unknown_items(s: str, options) -> bool:
     return False
 
 
-def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: str | None = None) -> Iterator[Candidate]:
+def letter_set_candidates(
+    s: str, n: int, options, k: int | None = None, asks: str | None = None
+) -> Iterator[Candidate | None]:
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
     valid = letters_for(n)
@@ -1048,8 +1051,8 @@ def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: s
         found = json_answer(s)
         if found is not None:
             inner = normalize(found[1], echoes=False)
-            got = letter_set_candidates(inner, n, options, k, asks) if inner else iter(())
-            value = decide(got, None)
+            inner_candidates = letter_set_candidates(inner, n, options, k, asks) if inner else iter(())
+            value = decide(inner_candidates, None)
             yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
             return
     compact = _compact(s, n)
@@ -1172,7 +1175,7 @@ def _k_clause(s: str, n: int, options, k: int) -> frozenset[str] | str | None:
     return picked.pop() if picked else None
 
 
-def _set_anywhere(s: str, n: int, options, k: int | None) -> frozenset[str] | None:
+def _set_anywhere(s: str, n: int, options, k: int | None) -> frozenset[str] | str | None:
     if len(s) > ANYWHERE_LIMIT or UNSURE.search(s):
         return None
     if k is None and (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)) and not _ANSWER_AFTER_PREDICATE.search(lower(s)):

@@ -12,7 +12,7 @@ that only echoes the prompt's example give None.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, HYPOTHETICAL, Candidate, decide
@@ -140,12 +140,12 @@ def _direction(s: str, start: int, end: int) -> int:
     return 1
 
 
-def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | None = None) -> list[tuple[int, tuple]]:
+def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | None = None) -> list[tuple[int, tuple | str]]:
     """(position, ordering) of each complete list in s[lo:hi], directions applied (read in ``raw``,
     the text before its asides were blanked)."""
     raw = s if raw is None else raw
     hi = len(s) if hi is None else hi
-    found = []
+    found: list[tuple[int, tuple | str]] = []
     read_around: dict[tuple[int, str, str], tuple[bool, bool, bool]] = {}
     for line_start, line in _lines(s, lo, hi):
         for m in items.run.finditer(line):
@@ -209,14 +209,14 @@ def _numbered(s: str, items: _Items, raw: str | None = None, lo: int = 0, hi: in
     first = last_end = None
     for m in _NUMBERED.finditer(s, lo, len(s) if hi is None else hi):
         token = next(g for g in m.groups()[:5] if g)
-        rank = _ORD_WORD.get(token.lower()) or (ZH_DIGITS.get(token) if token in ZH_DIGITS else int(token))
+        rank = _ORD_WORD.get(token.lower()) or (ZH_DIGITS[token] if token in ZH_DIGITS else int(token))
         tokens = items.single.findall(m.group(6))
         if len(set(tokens)) != 1 or rank in ranked:
             continue
         ranked[rank] = tokens[0]
         first = m.start() if first is None else first
         last_end = m.end()
-    if sorted(ranked) != list(range(1, items.n + 1)):
+    if sorted(ranked) != list(range(1, items.n + 1)) or first is None or last_end is None:
         return None
     block = [ranked[r] for r in sorted(ranked)]
     intro = _list_intro(s, first, last_end)
@@ -260,7 +260,7 @@ def _bulleted(s: str, items: _Items, raw: str) -> tuple | None:
         block.append(tokens[0])
         first = m.start() if first is None else first
         last_end = m.end()
-    if len(block) != items.n:
+    if len(block) != items.n or first is None or last_end is None:
         return None
     intro = _list_intro(s, first, last_end)
     if intro is not None and not _ORDER_INTRO.search(intro):
@@ -339,7 +339,7 @@ def _prose(s: str, items: _Items) -> tuple | None:
     return items.value([old[1], *middle, new[1]])
 
 
-def _one(found: list[tuple[int, tuple]]) -> tuple | str | None:
+def _one(found: Sequence[tuple[int, tuple | str]]) -> tuple | str | None:
     distinct = list(dict.fromkeys(v for _, v in found))
     if CONFLICT in distinct or len(distinct) > 1:
         return CONFLICT
