@@ -135,7 +135,7 @@ def check_task(task: TaskInfo, checked: dict[str, str | None], corpora: set[str]
     try:
         docs = hook(None)
     except DataError as err:
-        result.problems.append(str(err))
+        result.problems.extend(err.problems)
         return result
     source = "/".join(getattr(hook, "task_data", (task.benchmark, task.name)))
     result.records = len(docs)
@@ -154,7 +154,9 @@ def check_task(task: TaskInfo, checked: dict[str, str | None], corpora: set[str]
                 corpora.add(corpus)
                 try:
                     _check_corpus(Path(corpus), Path(doc["corpus_root"]), checked, result.problems, bar)
-                except (DataError, OSError) as err:
+                except DataError as err:
+                    result.problems.extend(err.problems)
+                except OSError as err:
                     result.problems.append(f"corpus {corpus}: {err}")
     return result
 

@@ -36,7 +36,7 @@ def rotations(record: dict[str, Any], option_fields: Sequence[str] = ("options",
         if not isinstance(record.get(name), list) or len(record[name]) != n:
             raise DataError(f"record {rid!r}: field {name!r} must list one entry per option ({n}), got {record.get(name)!r}")
     answer = record.get("answer")
-    if answer not in space.letters:
+    if answer not in list(space.letters):
         raise DataError(f"record {rid!r}: field 'answer' must be one of {list(space.letters)}, got {answer!r}")
     shifted = []
     for r in range(n):

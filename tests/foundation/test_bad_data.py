@@ -4,6 +4,7 @@ error from deep inside; a missing or truncated image is a scored, counted failur
 
 import io
 import json
+import random
 import re
 import shutil
 
@@ -11,8 +12,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageFile
 
+from chronotasks import check_data
 from chronotasks.cli import main
 from chronotasks.data import loading
+from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, doc_images, image_failure, load_task_docs, open_image
 
 
@@ -45,17 +48,131 @@ def test_a_field_of_the_wrong_type_names_file_line_record_field_and_types(bench)
 
 def test_a_bad_answer_space_is_named_at_load_time_not_in_the_middle_of_scoring(bench):
     good = '{"kind": "letter", "n": 4}'
-    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer_space": good}, {"id": "b", "answer_space": '{"kind": "letters", "n": 4}'}))
+    a = {"id": "a", "answer": "A", "answer_space": good}
+    (bench / "t.jsonl").write_text(_lines(a, {"id": "b", "answer_space": '{"kind": "letters", "n": 4}'}))
     with pytest.raises(DataError, match=r"t.jsonl:2: record 'b', field 'answer_space': .* is not a valid answer space \(unknown answer-space kind 'letters'"):
         load_task_docs("bench", "t.jsonl")
-    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer_space": good}, {"id": "b", "answer_space": '{"kind": "ordering"}'}))
+    (bench / "t.jsonl").write_text(_lines(a, {"id": "b", "answer_space": '{"kind": "ordering"}'}))
     with pytest.raises(DataError, match=r"t.jsonl:2: record 'b', field 'answer_space': .*needs n"):
         load_task_docs("bench", "t.jsonl")
-    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer_space": '{"kind": "letter", "n": 4'}))
+    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer": "A", "answer_space": '{"kind": "letter", "n": 4'}))
     with pytest.raises(DataError, match=r"t.jsonl:1: record 'a', field 'answer_space'"):
         load_task_docs("bench", "t.jsonl")
-    (bench / "t.jsonl").write_text(_lines({"id": "a", "answer_space": good}, {"id": "b", "answer_space": good}))
+    (bench / "t.jsonl").write_text(_lines(a, {"id": "b", "answer": "D", "answer_space": good}))
     assert load_task_docs("bench", "t.jsonl")["answer_space"] == [good, good]
+
+
+def _rewrite(path, change):
+    """Rewrite a task file as a broken prepare would write it: one JSON object a line, ``change(lines)``
+    applied to the records (a list, in line order); the lines of the records changed are returned."""
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    change(records)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
+    return records
+
+
+def _set(index, **fields):
+    return lambda records: records[index].update(fields)
+
+
+YEAR_SPACE = '{"hi": 2000, "kind": "year", "lo": 1900}'
+NO_OPTIONS, SIX_OF_FIVE = '{"kind": "letter", "n": 0}', '{"k": 6, "kind": "k_of_n", "n": 5}'
+# (task, its file, the change to its third record, the field the error must name)
+BAD_RECORDS = [
+    ("tabvlm_style_period", "tabvlm/style_period.jsonl", {"answer": "E"}, "answer"),
+    ("tabvlm_style_period", "tabvlm/style_period.jsonl", {"answer": "Z"}, "answer"),
+    ("tabvlm_style_period", "tabvlm/style_period.jsonl", {"answer": ""}, "answer"),
+    ("tabvlm_style_period", "tabvlm/style_period.jsonl", {"answer": "a"}, "answer"),
+    ("tabvlm_style_period", "tabvlm/style_period.jsonl", {"answer": "AB"}, "answer"),
+    ("tabvlm_style_period", "tabvlm/style_period.jsonl", {"options": ["Bronze Age", "Iron Age", "Modern"]}, "options"),
+    ("tabvlm_style_period", "tabvlm/style_period.jsonl", {"answer_space": YEAR_SPACE}, "answer_space"),
+    ("tabvlm_style_period", "tabvlm/style_period.jsonl", {"answer_space": NO_OPTIONS}, "answer_space"),
+    ("tabvlm_grouping", "tabvlm/grouping.jsonl", {"answer": ["A", "B"]}, "answer"),
+    ("tabvlm_grouping", "tabvlm/grouping.jsonl", {"answer_space": SIX_OF_FIVE}, "answer_space"),
+    ("tabvlm_technique", "tabvlm/technique.jsonl", {"answer": ["A", "A"]}, "answer"),
+    ("tabvlm_technique", "tabvlm/technique.jsonl", {"answer": ["F"]}, "answer"),
+    ("tabvlm_sequence", "tabvlm/sequence.jsonl", {"answer": ["A", "B", "C", "C"]}, "answer"),
+    ("chronovision_artifacts_sort_intra", "chronovision/artifacts_sort_intra.jsonl", {"gold_order": [1, 2, 3, 4]},
+     "gold_order"),
+    ("chronovision_news_year", "chronovision/news_year.jsonl", {"year": 2031}, "year"),
+    ("chronovision_news_year", "chronovision/news_year.jsonl", {"year": 1900}, "year"),
+    ("chronovision_news_year", "chronovision/news_year.jsonl", {"answer_space": '{"hi": 1946, "kind": "year", "lo": 2025}'},
+     "answer_space"),
+    ("chronovision_shortcut", "chronovision/shortcut.jsonl", {"answer": "3"}, "answer"),
+    ("chronovision_artifacts_loc", "chronovision/artifacts_loc.jsonl", {"id": {"museum": "cha", "n": 3}}, "id"),
+]
+
+
+@pytest.mark.parametrize("task, file, change, field", BAD_RECORDS,
+                         ids=[f"{t}-{json.dumps(c)}" for t, _, c, _ in BAD_RECORDS])
+def test_a_record_that_does_not_fit_its_task_is_refused_naming_file_line_record_and_field(
+        demo_root, tmp_path, monkeypatch, capsys, task, file, change, field):
+    """Through the task's own process_docs (as lmms-eval loads it) and `chronotasks check-data`."""
+    benchmark = file.split("/")[0]
+    shutil.copytree(demo_root / benchmark, tmp_path / benchmark)
+    monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
+    records = _rewrite(tmp_path / file, _set(2, **change))
+    shown = records[2]["id"] if isinstance(records[2]["id"], str) else "#3"
+    named = f"{tmp_path / file}:3: record {shown!r}, field {field!r}: "
+    assert main(["check-data", task]) == 1
+    out = capsys.readouterr().out
+    assert named in out and "1 problem(s)" in out
+    tasks, _ = check_data.discover()
+    with pytest.raises(DataError) as info:
+        check_data._hook(tasks[task])(None)
+    assert str(info.value).startswith(named)
+
+
+def test_a_repeated_id_and_a_repeated_line_are_refused(demo_root, tmp_path, monkeypatch, capsys):
+    shutil.copytree(demo_root / "chrono_demo", tmp_path / "chrono_demo")
+    monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
+    path = tmp_path / "chrono_demo" / "period.jsonl"
+
+    def repeat(records):
+        records[4]["id"] = records[0]["id"]           # two questions, one id
+        records.insert(7, dict(records[1]))           # one question listed twice: line 8 repeats line 2
+
+    _rewrite(path, repeat)
+    assert main(["check-data", "chrono_demo_period"]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:5: record 'demo-period-000', field 'id': 'demo-period-000' is also the id on line 1 (ids must be unique)" in out
+    assert f"{path}:8: record 'demo-period-001': line 8 repeats line 2 (a record listed twice is scored twice)" in out
+    assert "2 problem(s)" in out
+
+
+def test_check_data_lists_every_bad_record_and_loading_names_them_all(demo_root, tmp_path, monkeypatch, capsys):
+    shutil.copytree(demo_root / "chrono_demo", tmp_path / "chrono_demo")
+    monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
+    path = tmp_path / "chrono_demo" / "period.jsonl"
+    bad = {line: "E" for line in range(2, 40, 2)}     # 19 records, every other line
+    _rewrite(path, lambda records: [records[line - 1].update(answer=answer) for line, answer in bad.items()])
+    assert main(["check-data", "chrono_demo_period"]) == 1
+    out = capsys.readouterr().out
+    assert "19 problem(s)" in out
+    assert [int(n) for n in re.findall(r"period.jsonl:(\d+): record '[^']+', field 'answer': \"E\" is not one of the 4 option "
+                                        r"letters A-D", out)] == list(bad)
+    with pytest.raises(DataError) as info:
+        load_task_docs("chrono_demo", "period.jsonl", ("id", "images", "options", "answer"))
+    assert str(info.value).startswith("19 problems (`chronotasks check-data` lists every one):")
+    assert len(info.value.problems) == 19 and str(info.value).count("field 'answer'") == 19
+
+
+def test_an_answer_space_with_nothing_in_it_is_not_a_space():
+    """Each of these once loaded and then failed mid-run (``IndexError: Cannot choose from an empty
+    sequence`` in the random baseline) or could never be answered."""
+    for text, why in [('{"kind": "letter", "n": 0}', "n = 0: a question needs at least one option"),
+                      ('{"kind": "ordering", "n": -1, "base": 0}', "n = -1"),
+                      ('{"kind": "letter_set", "n": 27}', "at most 26"),
+                      ('{"kind": "k_of_n", "n": 4, "k": 5}', "k = 5 must lie in 1..n (4)"),
+                      ('{"kind": "k_of_n", "n": 4, "k": 0}', "k = 0"),
+                      ('{"kind": "year", "lo": 2000, "hi": 1999}', "lo = 2000 is after hi = 1999"),
+                      ('{"kind": "choice", "choices": []}', "needs choices"),
+                      ('{"kind": "choice", "choices": ["1", "1"]}', "repeat a value"),
+                      ('{"kind": "letter", "n": "4"}', "n must be an integer"),
+                      ('{"kind": "letter", "n": true}', "n must be an integer")]:
+        with pytest.raises(ValueError, match=re.escape(why)):
+            AnswerSpace.from_json(text)
+    assert AnswerSpace.from_json('{"kind": "k_of_n", "n": 1, "k": 1}').random_value(random.Random(0)) == frozenset("A")
 
 
 def test_an_empty_task_file_is_named_with_the_command_that_writes_it(bench):
