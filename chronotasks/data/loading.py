@@ -402,6 +402,42 @@ def decode_problem(path: str) -> str | None:
         return f"image file {path} is not a readable image ({err})"
 
 
+# libjpeg's warnings that pixels were lost: the scan data (the compressed pixels, between the start-of-scan
+# marker and the end) is missing, cut short or damaged. libjpeg fills what it could not decode with grey
+# and carries on; PIL never hears of it. Extraneous bytes before a header marker are harmless.
+_LOST_SCAN_DATA = ("Corrupt JPEG data", "Premature end of JPEG file", "Invalid SOS parameters",
+                   "Inconsistent progression")
+_SCAN_END_MARKERS = ("0xd9",) + tuple(f"0xd{i}" for i in range(8))   # end of image, restart markers
+
+
+def scan_data_problem(path: str) -> str | None:
+    """None unless ``path`` is a JPEG whose scan data is missing, cut short or damaged (it decodes, in
+    part or wholly, as flat grey), else why. libjpeg-turbo's strict decode (``simplejpeg``) raises on
+    the first warning; a harmless one found first (stray bytes in the header) hides any after it."""
+    import simplejpeg
+
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if not data.startswith(b"\xff\xd8"):
+        return None
+    try:
+        simplejpeg.decode_jpeg(data, strict=True, min_factor=8)
+    except ValueError as err:
+        message = str(err)
+        if "extraneous bytes before marker" in message:     # harmless before a header marker, not in the scan
+            lost = message.rstrip().endswith(_SCAN_END_MARKERS)
+        else:
+            lost = message.startswith(_LOST_SCAN_DATA)
+        if lost:
+            return f"image file {path} has missing or damaged JPEG scan data ({message}): parts decode as flat grey"
+    return None
+
+
+def full_decode_problem(path: str) -> str | None:
+    """``decode_problem``, and for a JPEG ``scan_data_problem``: the check of ``chronotasks check-data``."""
+    return decode_problem(path) or scan_data_problem(path)
+
+
 def image_problem(path: str, record_id: Any = "?", field: str = "images") -> str | None:
     """``decode_problem`` naming the record and field."""
     problem = decode_problem(path)

@@ -7,6 +7,7 @@ import json
 import random
 import re
 import shutil
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -290,9 +291,9 @@ def test_check_data_finds_every_problem_and_exits_nonzero(demo_root, tmp_path, m
     (images / "pair_005_2.png").write_bytes(data[: len(data) // 2])
     assert main(["check-data", "chrono_demo_period,chrono_demo_pair"]) == 1
     out = capsys.readouterr().out
-    assert "chrono_demo/period.jsonl: record 'demo-period-003', field 'images'[0]: image file" in out
+    assert "chrono_demo/period.jsonl:4: record 'demo-period-003', field 'images'[0]: image file" in out
     assert "period_003.png does not exist" in out
-    assert "chrono_demo/pair.jsonl: record 'demo-pair-005', field 'images'[1]: image file" in out
+    assert "chrono_demo/pair.jsonl:6: record 'demo-pair-005', field 'images'[1]: image file" in out
     assert "pair_005_2.png is not a readable image" in out
     assert "0 of 2 task(s) ok; 2 with problems" in out
     (tmp_path / "chrono_demo" / "pair.jsonl").write_bytes(b"")
@@ -300,6 +301,77 @@ def test_check_data_finds_every_problem_and_exits_nonzero(demo_root, tmp_path, m
     assert "pair.jsonl: no records (the file is empty)" in capsys.readouterr().out
     assert main(["check-data", "no_such_task"]) == 1
     assert "unknown task, group or benchmark 'no_such_task'" in capsys.readouterr().err
+
+
+def _scan_start(data: bytes) -> int:
+    """Where a baseline JPEG's scan data begins: after the start-of-scan marker's segment."""
+    sos = data.index(b"\xff\xda")
+    return sos + 2 + int.from_bytes(data[sos + 2:sos + 4], "big")
+
+
+def _broken_jpegs(data: bytes) -> dict[str, bytes]:
+    """The ways a JPEG's scan data goes missing with its end marker kept (a copy cut short and closed
+    again, a scan written empty, a block of bytes lost to zeros)."""
+    start, end = _scan_start(data), len(data) - 2
+    zeroed = bytearray(data)
+    zeroed[(start + end) // 2:(start + end) // 2 + 64] = bytes(64)
+    return {"no_scan": data[:start] + b"\xff\xd9",
+            "half_scan": data[:(start + end) // 2] + b"\xff\xd9",
+            "first_bytes_of_scan": data[:start + 16] + b"\xff\xd9",
+            "zeroed_scan": bytes(zeroed)}
+
+
+def test_a_jpeg_with_missing_scan_data_decodes_grey_without_error_and_the_full_check_finds_it(tmp_path):
+    from chronotasks.data.loading import decode_problem, full_decode_problem
+
+    photo = Image.radial_gradient("L").resize((320, 240)).convert("RGB")
+    noise = np.random.default_rng(0).normal(128, 50, (120, 160, 3)).clip(0, 255).astype(np.uint8)
+    photo.paste(Image.fromarray(noise), (80, 60))
+    good = {}
+    for name, options in {"baseline": {}, "progressive": {"progressive": True}, "no_subsampling": {"subsampling": 0}}.items():
+        buffer = io.BytesIO()
+        photo.save(buffer, format="JPEG", quality=90, **options)
+        good[name] = buffer.getvalue()
+    dqt = good["baseline"].index(b"\xff\xdb")          # stray bytes before a header marker: harmless, decodes whole
+    good["stray_header_bytes"] = good["baseline"][:dqt] + b"\x00\x00" + good["baseline"][dqt:]
+    good["png"] = _png(photo)                           # not a JPEG: PIL's decode alone decides
+    for name, data in {**good, **_broken_jpegs(good["baseline"])}.items():
+        (tmp_path / f"{name}.jpg").write_bytes(data)
+    for name in good:
+        assert full_decode_problem(str(tmp_path / f"{name}.jpg")) is None, name
+    for name in _broken_jpegs(good["baseline"]):
+        path = str(tmp_path / f"{name}.jpg")
+        assert decode_problem(path) is None, name           # PIL decodes it, no error ...
+        pixels = np.asarray(open_image(path))
+        if name != "zeroed_scan":                            # ... its last rows one flat colour (lost bytes: garbage) ...
+            assert (pixels[-16:] == pixels[-1, -1]).all(), name
+        assert np.abs(pixels[-16:].astype(int) - np.asarray(photo)[-16:]).max() > 40, name   # ... not the photo's
+        assert re.fullmatch(rf"image file {re.escape(path)} has missing or damaged JPEG scan data \(.+\): "
+                            r"parts decode as flat grey", full_decode_problem(path)), name
+
+
+def _png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def test_check_data_names_the_records_of_jpegs_with_missing_scan_data(demo_root, tmp_path, monkeypatch, capsys):
+    shutil.copytree(demo_root / "chronovision", tmp_path / "chronovision")
+    monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
+    path = tmp_path / "chronovision" / "artifacts_loc.jsonl"
+    assert main(["check-data", "chronovision_artifacts_loc"]) == 0
+    records = [json.loads(line) for line in path.read_text().splitlines()]
+    uses = Counter(image for record in records for image in record["images"])
+    lines = [n for n, record in enumerate(records, start=1) if uses[record["images"][0]] == 1][:4]
+    for line, data in zip(lines, _broken_jpegs((path.parent / records[lines[0] - 1]["images"][0]).read_bytes()).values()):
+        (path.parent / records[line - 1]["images"][0]).write_bytes(data)
+    capsys.readouterr()
+    assert main(["check-data", "chronovision_artifacts_loc"]) == 1
+    out = capsys.readouterr().out
+    found = re.findall(rf"{re.escape(str(path))}:(\d+): record '([^']+)', field 'images'\[0\]: image file \S+ has missing or "
+                       r"damaged JPEG scan data", out)
+    assert found == [(str(line), records[line - 1]["id"]) for line in lines], out
 
 
 @pytest.mark.slow
