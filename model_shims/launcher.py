@@ -8,6 +8,11 @@ joins the process group the launcher set up; with N processes the evaluator then
 accelerate path, ``lm.accelerator``. ``LauncherModel`` sets all four the way lmms-eval's own model
 classes do, from an ``Accelerator`` of this process.
 
+lmms-eval's ``-n K`` (K > 1) hands a model each request K times, but a ``generate_until`` task keeps
+only the first of the K replies (its ``take_first`` filter): the figures would be one draw's while the
+run says K. ``refuse_repeats`` stops such a run before anything is generated; every backend's
+``generate_until`` calls it first.
+
 Files that several processes may write at once (corpus-embedding and image caches) go through
 ``write_atomically``: a temporary name unique to the writer beside the target, then ``os.replace``,
 so a reader sees the old file, or the whole new one, and never a part.
@@ -21,7 +26,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from lmms_eval.api.instance import Instance
 from lmms_eval.api.model import lmms
+
+from chronotasks.data.errors import SettingsError
+
+REPEATS_REFUSED = ("lmms-eval -n {repeats}: lmms-eval scores only the first of the {repeats} replies to each question, "
+                   "so the figures would be one draw's; chronotasks refuses repeats. For run-to-run spread run once "
+                   "per seed (--seed 1, --seed 2, ...; a separate --output_path each) and give every run folder to "
+                   "`chronotasks report`.")
 
 
 class LauncherModel(lmms):
@@ -48,6 +61,13 @@ class LauncherModel(lmms):
     @property
     def device(self):
         return self._device
+
+    def refuse_repeats(self, requests: list[Instance]) -> None:
+        """A ``SettingsError`` (one line, exit status 1) when lmms-eval's ``-n`` asks for more than one
+        reply per question, before anything is generated (see the module's docstring)."""
+        repeats = max((request.repeats or 1 for request in requests), default=1)
+        if repeats > 1:
+            raise SettingsError(REPEATS_REFUSED.format(repeats=repeats))
 
     @classmethod
     def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None):
