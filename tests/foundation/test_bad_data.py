@@ -145,17 +145,24 @@ def test_check_data_lists_every_bad_record_and_loading_names_them_all(demo_root,
     shutil.copytree(demo_root / "chrono_demo", tmp_path / "chrono_demo")
     monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
     path = tmp_path / "chrono_demo" / "period.jsonl"
-    bad = {line: "E" for line in range(2, 40, 2)}     # 19 records, every other line
-    _rewrite(path, lambda records: [records[line - 1].update(answer=answer) for line, answer in bad.items()])
+
+    def break_all(records):                             # 40 answers out of the space, 39 repeated ids
+        for record in records:
+            record.update(answer="E", id=records[0]["id"])
+
+    _rewrite(path, break_all)
     assert main(["check-data", "chrono_demo_period"]) == 1
     out = capsys.readouterr().out
-    assert "19 problem(s)" in out
-    assert [int(n) for n in re.findall(r"period.jsonl:(\d+): record '[^']+', field 'answer': \"E\" is not one of the 4 option "
-                                        r"letters A-D", out)] == list(bad)
+    assert "79 problem(s)" in out
+    assert [int(n) for n in re.findall(r"period.jsonl:(\d+): record 'demo-period-000', field 'answer': \"E\" is not one of the 4 "
+                                        r"option letters A-D", out)] == list(range(1, 41))
+    assert [int(n) for n in re.findall(r"period.jsonl:(\d+): record 'demo-period-000', field 'id': 'demo-period-000' is also "
+                                        r"the id on line 1", out)] == list(range(2, 41))
     with pytest.raises(DataError) as info:
         load_task_docs("chrono_demo", "period.jsonl", ("id", "images", "options", "answer"))
-    assert str(info.value).startswith("19 problems (`chronotasks check-data` lists every one):")
-    assert len(info.value.problems) == 19 and str(info.value).count("field 'answer'") == 19
+    assert str(info.value).startswith("79 problems (`chronotasks check-data` lists every one):")
+    assert len(info.value.problems) == 79 and str(info.value).count("\n  ") == 21   # the message: the first 20, and a count
+    assert str(info.value).endswith("\n  ... and 59 more")
 
 
 def test_an_answer_space_with_nothing_in_it_is_not_a_space():
