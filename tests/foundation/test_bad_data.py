@@ -381,6 +381,25 @@ def test_check_data_names_the_records_of_jpegs_with_missing_scan_data(demo_root,
     assert found == [(str(line), records[line - 1]["id"]) for line in lines], out
 
 
+def test_check_data_names_the_file_line_of_a_variant_or_retrieval_record_with_a_bad_image(demo_root, tmp_path, monkeypatch,
+                                                                                          capsys):
+    """A circular variant's documents come from its base task's records; a retrieval task's hook adds
+    corpus paths: their image problems are named by the record's file and line all the same."""
+    for benchmark in ("chrono_demo", "musebench"):
+        shutil.copytree(demo_root / benchmark, tmp_path / benchmark)
+    monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
+    for file, line in (("chrono_demo/period.jsonl", 3), ("musebench/retrieval_i2t_structural.jsonl", 5)):
+        record = json.loads((tmp_path / file).read_text().splitlines()[line - 1])
+        (tmp_path / file).parent.joinpath(record["images"][0]).unlink()
+    assert main(["check-data", "chrono_demo_period_circular", "musebench_retrieval_structural_i2t"]) == 1
+    out = capsys.readouterr().out
+    rotations = re.findall(rf"{re.escape(str(tmp_path / 'chrono_demo/period.jsonl'))}:3: record 'demo-period-002@r(\d)', "
+                           r"field 'images'\[0\]: image file \S+ does not exist", out)
+    assert rotations == ["0", "1", "2", "3"]
+    assert re.search(rf"{re.escape(str(tmp_path / 'musebench/retrieval_i2t_structural.jsonl'))}:5: record '[^']+', "
+                     r"field 'images'\[0\]: image file \S+ does not exist", out)
+
+
 @pytest.mark.slow
 def test_lmms_eval_run_survives_a_missing_and_a_truncated_image(demo_root, tmp_path, lmms_eval_runner):
     """The real launcher with a baseline that opens the images (grayscale prior, pair questions) and
