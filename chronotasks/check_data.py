@@ -4,9 +4,10 @@ For every chosen task (task or group names, or benchmark names; default: every t
 benchmark has data under the data root) the task's own ``process_docs`` hook loads its records
 exactly as lmms-eval would (so every record, field and type check of
 ``chronotasks.data.loading`` runs), then every image the records name is decoded in full
-(a missing, unreadable or truncated file is found), including the images of retrieval corpora.
-Prints one line per task and one per problem (file, record, field, image, why); the exit
-status is 1 when anything is wrong.
+(a missing, unreadable or truncated file is found, and a JPEG whose scan data is missing or
+damaged, which decoders fill with grey), including the images of retrieval corpora.
+Prints one line per task and one per problem, every one (file, line, record, field, image, why);
+the exit status is 1 when anything is wrong.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import argparse
 import importlib
 import logging
 import sys
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +24,8 @@ from typing import Any
 
 import yaml
 
-from chronotasks.data.loading import DataError, check_records, data_root, decode_problem, read_numbered_jsonl
+from chronotasks.data.loading import (DataError, benchmark_dir, check_records, data_root, full_decode_problem,
+                                      read_numbered_jsonl)
 from chronotasks.data.locations import data_root_spec, hub_prefix
 from chronotasks.data.progress import Progress
 from chronotasks.data.writing import data_kind
@@ -120,10 +123,25 @@ def _check_corpus(corpus: Path, root: Path, checked: dict[str, str | None], prob
         for index, relative in enumerate(record.get("images") or []):
             path = str((root / relative).resolve())
             if path not in checked:
-                checked[path] = decode_problem(path)
+                checked[path] = full_decode_problem(path)
                 bar.update()
             if checked[path]:
                 problems.append(f"{corpus}:{number}: record {record.get('id', '?')!r}, field 'images'[{index}]: {checked[path]}")
+
+
+def _record_lines(hook: Any, task: TaskInfo) -> Callable[[dict[str, Any]], str]:
+    """``doc -> "file:line"`` of the record a document comes from (a variant's document by the record
+    it was made from, ``question_id``), or the benchmark and task name where the hook names no file."""
+    if not hasattr(hook, "task_data"):
+        return lambda doc: f"{task.benchmark}/{task.name}"
+    path = benchmark_dir(hook.task_data[0]) / hook.task_data[1]
+    lines = {record.get("id"): number for number, record in read_numbered_jsonl(path)}
+
+    def where(doc: dict[str, Any]) -> str:
+        line = lines.get(doc.get("question_id", doc.get("id")))
+        return f"{path}:{line}" if line else str(path)
+
+    return where
 
 
 def check_task(task: TaskInfo, checked: dict[str, str | None], corpora: set[str]) -> Result:
@@ -135,9 +153,9 @@ def check_task(task: TaskInfo, checked: dict[str, str | None], corpora: set[str]
     try:
         docs = hook(None)
     except DataError as err:
-        result.problems.append(str(err))
+        result.problems.extend(err.problems)
         return result
-    source = "/".join(getattr(hook, "task_data", (task.benchmark, task.name)))
+    where = _record_lines(hook, task)
     result.records = len(docs)
     paths = [p for doc in docs for p in doc.get("images") or []]
     with Progress(total=len(paths), desc=f"{task.name} images", unit="img") as bar:
@@ -145,16 +163,19 @@ def check_task(task: TaskInfo, checked: dict[str, str | None], corpora: set[str]
             for index, path in enumerate(doc.get("images") or []):
                 result.images += 1
                 if path not in checked:
-                    checked[path] = decode_problem(path)
+                    checked[path] = full_decode_problem(path)
                 bar.update()
                 if checked[path]:
-                    result.problems.append(f"{source}: record {doc.get('id', '?')!r}, field 'images'[{index}]: {checked[path]}")
+                    result.problems.append(f"{where(doc)}: record {doc.get('id', '?')!r}, field 'images'[{index}]: "
+                                           f"{checked[path]}")
             corpus = doc.get("corpus")
             if corpus and corpus not in corpora and doc.get("corpus_root"):
                 corpora.add(corpus)
                 try:
                     _check_corpus(Path(corpus), Path(doc["corpus_root"]), checked, result.problems, bar)
-                except (DataError, OSError) as err:
+                except DataError as err:
+                    result.problems.extend(err.problems)
+                except OSError as err:
                     result.problems.append(f"corpus {corpus}: {err}")
     return result
 
@@ -203,10 +224,8 @@ def run(args: argparse.Namespace) -> int:
             result = check_task(tasks[name], checked, corpora)
         status = "ok" if not result.problems else f"{len(result.problems)} problem(s)"
         print(f"{name:<44} {result.records:>7} records {result.images:>7} images  {status}", flush=True)
-        for problem in result.problems[:50]:
+        for problem in result.problems:       # every one: loading names the first 20
             print(f"  {problem}")
-        if len(result.problems) > 50:
-            print(f"  ... and {len(result.problems) - 50} more")
         bad += bool(result.problems)
     print(f"{len(chosen) - bad} of {len(chosen)} task(s) ok" + (f"; {bad} with problems" if bad else ""))
     return 1 if bad else 0

@@ -6,8 +6,9 @@ evaluator fills; fetched a chunk of rows at a time), read its ``answer_space`` (
 and reply with text a parser reads back.
 
 - ``chrono_random``: uniform over each question's answer space, seeded per
-  (seed, task, doc, repeat) so a run is reproducible, order-independent and the
-  same on any number of processes; each of lmms-eval's ``-n`` repeats draws anew.
+  (seed, task, doc) so a run is reproducible, order-independent and the
+  same on any number of processes. lmms-eval's ``-n`` repeats are refused
+  (``LauncherModel.refuse_repeats``): lmms-eval would score only the first draw.
 - ``seed``: the ``seed=`` model_arg, else one drawn from Python's ``random``
   module as lmms-eval's ``--seed`` left it (lmms-eval seeds it with the first
   ``--seed`` value just before it builds the model), so ``--seed`` changes the
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
@@ -83,21 +84,18 @@ class _Baseline(LauncherModel):
                 _, _, _, doc_id, task, split = request.args[:6]
                 yield rows[(task, split, doc_id)]
 
-    def _rng(self, request: Instance, repeat: int = 0) -> random.Random:
+    def _rng(self, request: Instance) -> random.Random:
         _, _, _, doc_id, task, _ = request.args[:6]
-        return random.Random(_doc_seed(self.seed, task, doc_id, repeat))
+        return random.Random(_doc_seed(self.seed, task, doc_id, 0))   # (0: the draws runs have always had)
 
-    def answer(self, request: Instance, doc: dict[str, Any], repeat: int = 0) -> str:
+    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
         raise NotImplementedError
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
-        # lmms-eval's ``-n K`` sends each request K times: the k-th time a document comes is its repeat k
-        seen: Counter = Counter()
+        self.refuse_repeats(requests)
         replies = []
         for request, doc in zip(tqdm(requests, desc=type(self).__name__, disable=self.rank != 0), self._docs(requests)):
-            key = tuple(request.args[3:6])  # (doc_id, task, split)
-            reply = self.answer(request, doc, repeat=seen[key])
-            seen[key] += 1
+            reply = self.answer(request, doc)
             replies.append(reply)
             self.cache_hook.add_partial("generate_until", request.args, reply)
         return replies
@@ -118,8 +116,8 @@ class RandomBaseline(_Baseline):
 
     doc_fields = ("id", "answer_space")
 
-    def answer(self, request: Instance, doc: dict[str, Any], repeat: int = 0) -> str:
-        return AnswerSpace.of_doc(doc).random_reply(self._rng(request, repeat))
+    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
+        return AnswerSpace.of_doc(doc).random_reply(self._rng(request))
 
 
 class ConstantBaseline(_Baseline):
@@ -131,7 +129,7 @@ class ConstantBaseline(_Baseline):
         super().__init__(**kwargs)
         self.constant = str(answer)
 
-    def answer(self, request: Instance, doc: dict[str, Any], repeat: int = 0) -> str:
+    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
         return self.constant
 
 
@@ -154,9 +152,9 @@ class GrayscalePriorBaseline(_Baseline):
         super().__init__(**kwargs)
         self.tolerance = float(tolerance)
 
-    def answer(self, request: Instance, doc: dict[str, Any], repeat: int = 0) -> str:
+    def answer(self, request: Instance, doc: dict[str, Any]) -> str:
         space = AnswerSpace.of_doc(doc)
-        rng = self._rng(request, repeat)
+        rng = self._rng(request)
         doc_to_visual = request.args[2]
         options = list(space.choices) if space.kind == "choice" else list(space.letters) if space.kind == "letter" else []
         if len(options) == 2:

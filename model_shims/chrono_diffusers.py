@@ -265,6 +265,7 @@ class DiffusersT2I(LauncherModel):
 
     # -- requests -------------------------------------------------------------------------
     def generate_until(self, requests: list[Instance]) -> list[str]:
+        self.refuse_repeats(requests)
         self.generated = self.cached = 0
         prompts = [str(request.args[0]).strip() for request in requests]
         paths = self.generate_images(prompts)

@@ -304,6 +304,7 @@ class ChronoEmbed(LauncherModel):
         return {c: [row.get(c) for row in rows] for c in QUERY_FIELDS}
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
+        self.refuse_repeats(requests)
         args = [request.args for request in requests]     # (context, gen_kwargs, doc_to_visual, doc_id, task, split)
         by_task: dict[tuple[str, str], list[int]] = defaultdict(list)
         for n, arg in enumerate(args):

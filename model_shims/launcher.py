@@ -8,6 +8,19 @@ joins the process group the launcher set up; with N processes the evaluator then
 accelerate path, ``lm.accelerator``. ``LauncherModel`` sets all four the way lmms-eval's own model
 classes do, from an ``Accelerator`` of this process.
 
+lmms-eval never destroys the process group of a multi-process run: the group, and its gloo threads,
+outlive the interpreter's own shutdown, and tearing them down during finalization now and then aborts
+a rank after the results are written ("terminate called without an active exception", exit -6;
+torchrun then exits 1). A backend of ours therefore destroys the group, if there is one, at exit
+(``destroy_process_group_at_exit``), while the interpreter is still whole, as PyTorch asks
+(https://pytorch.org/docs/stable/distributed.html#shutdown). lmms-eval's own model classes still
+leave the group to finalization (an lmms-eval matter).
+
+lmms-eval's ``-n K`` (K > 1) hands a model each request K times, but a ``generate_until`` task keeps
+only the first of the K replies (its ``take_first`` filter): the figures would be one draw's while the
+run says K. ``refuse_repeats`` stops such a run before anything is generated; every backend's
+``generate_until`` calls it first.
+
 Files that several processes may write at once (corpus-embedding and image caches) go through
 ``write_atomically``: a temporary name unique to the writer beside the target, then ``os.replace``,
 so a reader sees the old file, or the whole new one, and never a part.
@@ -15,13 +28,23 @@ so a reader sees the old file, or the whole new one, and never a part.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
+from lmms_eval.api.instance import Instance
 from lmms_eval.api.model import lmms
+
+from chronotasks.data.errors import SettingsError
+
+REPEATS_REFUSED = ("lmms-eval -n {repeats}: lmms-eval scores only the first of the {repeats} replies to each question, "
+                   "so the figures would be one draw's; chronotasks refuses repeats. For run-to-run spread run once "
+                   "per seed (--seed 1, --seed 2, ...; a separate --output_path each) and give every run folder to "
+                   "`chronotasks report`.")
 
 
 class LauncherModel(lmms):
@@ -44,10 +67,18 @@ class LauncherModel(lmms):
             self._device = self.accelerator.device
         else:
             self._device = torch.device(device)
+        destroy_process_group_at_exit()   # (a no-op at exit in one process: no group)
 
     @property
     def device(self):
         return self._device
+
+    def refuse_repeats(self, requests: list[Instance]) -> None:
+        """A ``SettingsError`` (one line, exit status 1) when lmms-eval's ``-n`` asks for more than one
+        reply per question, before anything is generated (see the module's docstring)."""
+        repeats = max((request.repeats or 1 for request in requests), default=1)
+        if repeats > 1:
+            raise SettingsError(REPEATS_REFUSED.format(repeats=repeats))
 
     @classmethod
     def create_from_arg_string(cls, arg_string: str, additional_config: dict | None = None):
@@ -61,6 +92,19 @@ class LauncherModel(lmms):
         args = check_model_args(cls, utils.simple_parse_args_string(arg_string or ""))
         extra = {k: v for k, v in (additional_config or {}).items() if v is not None and k not in args}
         return cls(**args, **extra)
+
+
+@functools.cache
+def destroy_process_group_at_exit() -> None:
+    """Destroy the default process group when the interpreter exits (registered once; see the module's
+    docstring). By then every collective of the run is over: destroying the group is local."""
+    import torch.distributed as dist
+
+    def destroy() -> None:
+        if dist.is_available() and dist.is_initialized():
+            dist.destroy_process_group()
+
+    atexit.register(destroy)
 
 
 def temporary_path(target: Path) -> Path:

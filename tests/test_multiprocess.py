@@ -153,3 +153,37 @@ def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, lmms_e
         assert all(a.read_bytes() == b.read_bytes() for a, b in zip(images[dir_one], images[dir_two]))
         log = [json.loads(line) for line in (dir_two / "images" / "generation_log.jsonl").read_text().splitlines()]
         assert {entry["rank"] for entry in log if entry["generated"]} == {0, 1}  # both processes generated their shard
+
+
+EXIT_PROBE = """
+import atexit, os, sys, threading
+import torch.distributed as dist
+
+def report():   # registered first, so it runs last: what the interpreter is left with when it finalizes
+    native = sorted(open(f"/proc/self/task/{tid}/comm").read().strip() for tid in os.listdir("/proc/self/task"))
+    print("group:", dist.is_initialized(), "gloo threads:", [n for n in native if "gloo" in n], flush=True)
+
+atexit.register(report)
+dist.init_process_group("gloo", init_method=f"file://{sys.argv[1]}", rank=0, world_size=1)
+dist.all_reduce(__import__("torch").ones(3))          # the group is used, as lmms-eval's gathers use it
+if sys.argv[2] == "backend":
+    from chronotasks.model_shims.launcher import destroy_process_group_at_exit
+    destroy_process_group_at_exit()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads the threads of a process from /proc")
+def test_a_backend_destroys_the_process_group_before_the_interpreter_finalizes(tmp_path):
+    """lmms-eval never destroys the process group; left to interpreter finalization, its gloo threads
+    now and then abort a rank ("terminate called without an active exception"). With a backend of ours
+    built, the group is gone, and its threads with it, before the interpreter finalizes."""
+    import subprocess
+
+    def exit_state(mode: str) -> str:
+        proc = subprocess.run([sys.executable, "-c", EXIT_PROBE, str(tmp_path / f"store_{mode}"), mode],
+                              capture_output=True, text=True, timeout=300, check=True)
+        return proc.stdout.strip().splitlines()[-1]
+
+    assert exit_state("backend") == "group: False gloo threads: []"
+    left = exit_state("lmms-eval alone")
+    assert left.startswith("group: True gloo threads: ['") and "gloo" in left

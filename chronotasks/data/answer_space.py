@@ -100,6 +100,31 @@ class AnswerSpace:
             raise ValueError(f"answer space {self.kind!r} needs {', '.join(missing)}")
         if self.numbered and (self.kind not in NUMBERED_KINDS or self.base is not None):
             raise ValueError(f"answer space {self.kind!r} cannot be numbered (only {', '.join(NUMBERED_KINDS)} without base)")
+        problem = self._bounds_problem()
+        if problem:
+            raise ValueError(f"answer space {self.kind!r}: {problem}")
+
+    def _bounds_problem(self) -> str | None:
+        """Why the space holds no answer or a malformed one (n < 1, k > n, lo > hi, no choices), or None:
+        a space with nothing in it would fail the random baseline and every reading in mid-run."""
+        def integer(value: Any) -> bool:
+            return isinstance(value, int) and not isinstance(value, bool)
+
+        for name in ("n", "k", "lo", "hi", "base"):
+            value = getattr(self, name)
+            if value is not None and not integer(value):
+                return f"{name} must be an integer, got {value!r}"
+        if self.n is not None and self.n < 1:
+            return f"n = {self.n}: a question needs at least one option"
+        if self.n is not None and self.base is None and self.n > len(string.ascii_uppercase):
+            return f"n = {self.n}: options are lettered A-Z (at most 26)"
+        if self.k is not None and not 1 <= self.k <= (self.n or 0):
+            return f"k = {self.k} must lie in 1..n ({self.n})"
+        if self.lo is not None and self.hi is not None and self.lo > self.hi:
+            return f"lo = {self.lo} is after hi = {self.hi}"
+        if self.kind == "choice" and len(set(self.choices)) < len(self.choices):
+            return f"choices {list(self.choices)} repeat a value"
+        return None
 
     @property
     def letters(self) -> str:

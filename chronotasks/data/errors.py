@@ -2,7 +2,21 @@
 
 
 class DataError(RuntimeError):
-    """Bad or missing task data; the message names the file, record and field."""
+    """Bad or missing task data; the message names the file, record and field. ``problems``: each
+    problem found, one line each (``chronotasks check-data`` lists them all)."""
+
+    def __init__(self, message: str, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.problems = problems or [message]
+
+    @classmethod
+    def listing(cls, problems: list[str], shown: int = 20) -> "DataError":
+        """One error for many problems: the first ``shown`` of them in its message, all in ``problems``."""
+        if len(problems) == 1:
+            return cls(problems[0])
+        lines = "\n  ".join(problems[:shown])
+        more = f"\n  ... and {len(problems) - shown} more" if len(problems) > shown else ""
+        return cls(f"{len(problems)} problems (`chronotasks check-data` lists every one):\n  {lines}{more}", problems)
 
 
 def json_problem(err: ValueError) -> str:

@@ -97,15 +97,17 @@ def missing_data_message(benchmark: str, path: Path) -> str:
 # -- reading records ------------------------------------------------------------------------
 def read_numbered_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
     """(line number, record) of every non-blank line; bytes that are not UTF-8, a line that is
-    not JSON, or a line that is not a JSON object is an error naming file and line."""
-    records = []
+    not JSON, or a line that is not a JSON object is an error naming file and line (every such
+    line, in one error)."""
+    records, problems = [], []
     with open(path, "rb") as handle:
         for number, raw in enumerate(handle, start=1):
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as err:
-                raise DataError(f"{path}:{number}: not UTF-8 text (byte {raw[err.start]:#04x} at column {err.start + 1}); "
-                                f"task files must be UTF-8 JSON lines") from err
+                problems.append(f"{path}:{number}: not UTF-8 text (byte {raw[err.start]:#04x} at column "
+                                f"{err.start + 1}); task files must be UTF-8 JSON lines")
+                continue
             if number == 1:
                 line = line.removeprefix("\ufeff")
             if not line.strip():
@@ -113,10 +115,15 @@ def read_numbered_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as err:
-                raise DataError(f"{path}:{number}: not valid JSON: {json_problem(err)}") from err
+                problems.append(f"{path}:{number}: not valid JSON: {json_problem(err)}")
+                continue
             if not isinstance(record, dict):
-                raise DataError(f"{path}:{number}: expected a JSON object (one record per line), got {type(record).__name__}")
+                problems.append(f"{path}:{number}: expected a JSON object (one record per line), "
+                                f"got {type(record).__name__}")
+                continue
             records.append((number, record))
+    if problems:
+        raise DataError.listing(problems)
     return records
 
 
@@ -149,26 +156,14 @@ def _kind(value: Any) -> str | None:
     return type(value).__name__
 
 
-def check_required(path: Path, numbered: list[tuple[int, dict[str, Any]]], required: tuple[str, ...] = ("id",)) -> None:
-    """Every record has the ``required`` fields and its ``images`` are a list of paths: the first
-    record that breaks this is an error naming file, line, record and field."""
-    for number, record in numbered:
-        images = record.get("images")
-        if all(name in record for name in required) and (images is None or (isinstance(images, list)
-                                                                            and all(isinstance(p, str) for p in images))):
-            continue
-        where = f"{path}:{number}: record {record.get('id', f'#{number}')!r}"
-        missing = [name for name in required if name not in record]
-        if missing:
-            raise DataError(f"{where} lacks field(s) {', '.join(missing)}")
-        raise DataError(f"{where}, field 'images': expected a list of image paths, got {json.dumps(images)[:80]}")
-
-
 def check_records(path: Path, numbered: list[tuple[int, dict[str, Any]]], required: tuple[str, ...] = ("id",)) -> None:
-    """``check_required``, and every field keeps one type (as a table column must): the first record
-    that breaks this is an error naming file, line, record, field and types. (Loading runs the type
-    check only when Arrow refuses the records: it finds every mix this check finds.)"""
-    check_required(path, numbered, required)
+    """The records' shape (``record_problems`` without answers: fields, ids, repeated lines, answer
+    spaces), and every field keeps one type (as a table column must): every record that breaks this
+    is listed in one error naming file, line, record, field and types. (Loading runs the type check
+    only when Arrow refuses the records: it finds every mix this check finds.)"""
+    from chronotasks.data.record_checks import record_problems
+
+    problems = record_problems(path, numbered, required, answer_field=None)
     seen: dict[str, tuple[str, int]] = {}        # field (or "field[]" for list items) -> (kind, first line)
     for number, record in numbered:
         where = f"{path}:{number}: record {record.get('id', f'#{number}')!r}"
@@ -181,31 +176,10 @@ def check_records(path: Path, numbered: list[tuple[int, dict[str, Any]]], requir
                 expected = seen.setdefault(key + suffix, (kind, number))
                 if expected[0] != kind:
                     what = f"field {key!r}" + (" (list items)" if suffix else "")
-                    raise DataError(f"{where}, {what}: expected {expected[0]} (as on line {expected[1]}), "
+                    problems.append(f"{where}, {what}: expected {expected[0]} (as on line {expected[1]}), "
                                     f"got {kind} {json.dumps(item, ensure_ascii=False)[:60]}")
-
-
-def check_answer_spaces(path: Path, numbered: list[tuple[int, dict[str, Any]]]) -> None:
-    """Every ``answer_space`` is a valid ``AnswerSpace`` (each distinct value read once): else an error
-    naming file, line, record and field now, not an exception in the middle of scoring."""
-    from chronotasks.data.answer_space import AnswerSpace
-
-    checked: set[str] = set()
-    for number, record in numbered:
-        raw = record.get("answer_space")
-        if raw is None:
-            continue
-        key = raw if isinstance(raw, str) else json.dumps(raw, sort_keys=True)
-        if key in checked:
-            continue
-        try:
-            if not isinstance(raw, (str, dict)):
-                raise TypeError(f"expected a JSON object (as text), got {type(raw).__name__}")
-            AnswerSpace.from_json(raw)
-        except (ValueError, TypeError) as err:
-            raise DataError(f"{path}:{number}: record {record.get('id', f'#{number}')!r}, field 'answer_space': "
-                            f"{str(raw)[:80]!r} is not a valid answer space ({err})") from err
-        checked.add(key)
+    if problems:
+        raise DataError.listing(problems)
 
 
 def _to_dataset(path: Path, records: list[dict[str, Any]], numbered: list[tuple[int, dict[str, Any]]] | None = None) -> datasets.Dataset:
@@ -236,26 +210,39 @@ def _note_demo_data(folder: Path) -> None:
 _noted: set = set()    # folders and messages already reported in this process
 
 
-def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",)) -> datasets.Dataset:
+def _log_once(message: str) -> None:
+    """lmms-eval retries process_docs and shows a generic last line: say what is wrong once, plainly."""
+    if message not in _noted:
+        _noted.add(message)
+        logger.error(message)
+
+
+def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",),
+                   answer_field: str = "answer") -> datasets.Dataset:
     """The records of one task as a ``datasets.Dataset``, validated.
 
     ``images`` are rewritten to absolute paths; every record must have the
-    ``required`` fields. Image files that do not exist are listed in a warning
-    (those samples are scored as image failures; see ``scores_image_failures``).
+    ``required`` fields and fit its answer space (its answer, in ``answer_field``, among them:
+    ``chronotasks.data.record_checks``); every problem is listed in one error. Image files that do
+    not exist are listed in a warning (those samples are scored as image failures; see
+    ``scores_image_failures``).
     """
+    from chronotasks.data.record_checks import record_problems
+
     folder = benchmark_dir(benchmark)
     path = folder / task_file
     if not path.is_file():
         message = missing_data_message(benchmark, path)
-        if message not in _noted:       # lmms-eval retries process_docs and shows a generic last line: say it once, plainly
-            _noted.add(message)
-            logger.error(message)
+        _log_once(message)
         raise DataError(message)
     numbered = read_numbered_jsonl(path)
     if not numbered:
         raise DataError(f"{path}: no records (the file is empty); write it again with {prepare_hint(benchmark)}")
-    check_required(path, numbered, required)
-    check_answer_spaces(path, numbered)
+    problems = record_problems(path, numbered, required, answer_field)
+    if problems:
+        error = DataError.listing(problems)
+        _log_once(str(error))
+        raise error
     records = [record for _, record in numbered]
     resolve = _path_resolver(folder)
     for record in records:
@@ -296,13 +283,15 @@ def _path_resolver(folder: Path) -> Callable[[str], str]:
     return resolve
 
 
-def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",)) -> Callable:
-    """A ``process_docs`` hook that replaces the YAML's placeholder rows with the task's records."""
+def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",),
+                      answer_field: str = "answer") -> Callable:
+    """A ``process_docs`` hook that replaces the YAML's placeholder rows with the task's records
+    (``answer_field``: the field holding a record's gold answer)."""
 
     def process_docs(_placeholder: datasets.Dataset) -> datasets.Dataset:
         from chronotasks import provenance
 
-        docs = load_task_docs(benchmark, task_file, required)
+        docs = load_task_docs(benchmark, task_file, required, answer_field)
         provenance.attach(benchmark, benchmark_dir(benchmark), task_file)   # into the results file's "configs"
         return docs
 
@@ -415,6 +404,42 @@ def decode_problem(path: str) -> str | None:
         return f"image file {path} does not exist"
     except Exception as err:  # PIL raises many types for broken files
         return f"image file {path} is not a readable image ({err})"
+
+
+# libjpeg's warnings that pixels were lost: the scan data (the compressed pixels, between the start-of-scan
+# marker and the end) is missing, cut short or damaged. libjpeg fills what it could not decode with grey
+# and carries on; PIL never hears of it. Extraneous bytes before a header marker are harmless.
+_LOST_SCAN_DATA = ("Corrupt JPEG data", "Premature end of JPEG file", "Invalid SOS parameters",
+                   "Inconsistent progression")
+_SCAN_END_MARKERS = ("0xd9",) + tuple(f"0xd{i}" for i in range(8))   # end of image, restart markers
+
+
+def scan_data_problem(path: str) -> str | None:
+    """None unless ``path`` is a JPEG whose scan data is missing, cut short or damaged (it decodes, in
+    part or wholly, as flat grey), else why. libjpeg-turbo's strict decode (``simplejpeg``) raises on
+    the first warning; a harmless one found first (stray bytes in the header) hides any after it."""
+    import simplejpeg
+
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if not data.startswith(b"\xff\xd8"):
+        return None
+    try:
+        simplejpeg.decode_jpeg(data, strict=True, min_factor=8)
+    except ValueError as err:
+        message = str(err)
+        if "extraneous bytes before marker" in message:     # harmless before a header marker, not in the scan
+            lost = message.rstrip().endswith(_SCAN_END_MARKERS)
+        else:
+            lost = message.startswith(_LOST_SCAN_DATA)
+        if lost:
+            return f"image file {path} has missing or damaged JPEG scan data ({message}): parts decode as flat grey"
+    return None
+
+
+def full_decode_problem(path: str) -> str | None:
+    """``decode_problem``, and for a JPEG ``scan_data_problem``: the check of ``chronotasks check-data``."""
+    return decode_problem(path) or scan_data_problem(path)
 
 
 def image_problem(path: str, record_id: Any = "?", field: str = "images") -> str | None:

@@ -428,9 +428,11 @@ def runs_table(models: list[Model]) -> str:
             logged = sum(reporting.samples_file(run.results, t) is not None for t in tasks)
             found = reporting.data_origins(run.results, tasks)
             data = "?" if found is None else "demo (synthetic)" if reporting.is_demo(found) else "not demo"
+            scored = "1" if run.repeats == 1 else f"1 (-n {run.repeats}: the first reply)"   # lmms-eval's take_first
             rows.append([model.label, str(run.results.path), len(tasks), f"{logged}/{len(tasks)}", data,
-                         config.get("random_seed", "?"), run.repeats])
-    return reporting.markdown_table(["Model", "Results file", "Tasks", "Samples logged", "Data", "Seed", "-n"], rows)
+                         config.get("random_seed", "?"), scored])
+    return reporting.markdown_table(["Model", "Results file", "Tasks", "Samples logged", "Data", "Seed", "Replies scored"],
+                                    rows)
 
 
 def read_first(tables: list[Table], models: list[Model], model_origins: dict[str, set[str] | None], threshold: float) -> list[str]:

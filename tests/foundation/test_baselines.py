@@ -108,30 +108,35 @@ def test_grayscale_prior_picks_the_less_saturated_image():
     assert replies[2] == "A"
 
 
-def test_random_draws_anew_for_each_repeat():
-    """lmms-eval's ``-n K`` hands the model each request K times in a row; each time is a new draw,
-    and the first repeat is the draw of a run without repeats."""
-    docs = [{"id": i, "answer_space": AnswerSpace("ordering", n=4).to_json()} for i in range(40)]
+def test_repeats_are_refused_before_anything_is_generated():
+    """lmms-eval's ``-n K`` hands the model each request K times (``Instance.repeats`` = K) and scores only
+    the first reply: every backend stops with one line, exit status 1, before answering anything."""
+    docs = [{"id": i, "answer_space": AnswerSpace("ordering", n=4).to_json()} for i in range(4)]
     model = RandomBaseline(seed=3)
-    single = model.generate_until(make_requests(model, docs))
-    repeated = model.generate_until([request for request in make_requests(model, docs) for _ in range(3)])
-    per_doc = [repeated[3 * i:3 * i + 3] for i in range(len(docs))]
-    assert [replies[0] for replies in per_doc] == single
-    # 24 orderings: three equal draws would happen for 1 document in 576
-    assert sum(len(set(replies)) > 1 for replies in per_doc) >= 38
+    requests = make_requests(model, docs)
+    for request in requests:
+        request.repeats = 3
+    answered = []
+    model.answer = lambda request, doc: answered.append(doc) or "A"
+    with pytest.raises(SystemExit) as info:
+        model.generate_until([request for request in requests for _ in range(3)])
+    assert str(info.value.code).startswith("chronotasks: error: lmms-eval -n 3: lmms-eval scores only the first of the 3 "
+                                           "replies to each question")
+    assert answered == []
+    for request in requests:
+        request.repeats = 1
+    assert len(model.generate_until(requests)) == 4 == len(answered)
 
 
 def _replies(run_lmms_eval, demo_root, out, *args):
-    """Per document, the list of replies (one per repeat) of a real lmms-eval run of chrono_random."""
+    """Per document, the reply of a real lmms-eval run of chrono_random."""
     import glob
     import json
 
-    # --reasoning_tags none: lmms-eval then logs every repeat's reply, not only the filtered first one
-    run_lmms_eval("--model", "chrono_random", "--tasks", "chrono_demo_period", "--limit", "12", "--log_samples",
-                  "--reasoning_tags", "none", *args, data_root=demo_root, output_path=out)
+    run_lmms_eval("--model", "chrono_random", "--tasks", "chrono_demo_period", "--limit", "12", "--log_samples", *args,
+                  data_root=demo_root, output_path=out)
     (path,) = glob.glob(str(out / "**" / "*_samples_chrono_demo_period.jsonl"), recursive=True)
-    samples = [json.loads(line) for line in open(path)]
-    return {s["doc_id"]: s.get("resps", [s["filtered_resps"]]) for s in samples}
+    return {s["doc_id"]: s["filtered_resps"] for s in map(json.loads, open(path))}
 
 
 def test_seed_follows_the_random_module_lmms_eval_seeds_unless_given():
@@ -154,9 +159,12 @@ def test_seed_follows_the_random_module_lmms_eval_seeds_unless_given():
 
 
 @pytest.mark.slow
-def test_random_follows_lmms_eval_seed_and_repeats(demo_root, tmp_path, lmms_eval_runner):
-    seed5 = _replies(lmms_eval_runner, demo_root, tmp_path / "a", "--seed", "5", "-n", "3")
-    assert all(len(replies) == 3 for replies in seed5.values())
-    assert sum(len(set(replies)) > 1 for replies in seed5.values()) >= 6  # 4 letters: P(3 equal draws) = 1/16
-    seed6 = _replies(lmms_eval_runner, demo_root, tmp_path / "b", "--seed", "6", "-n", "3")
-    assert [r[0] for r in seed6.values()] != [r[0] for r in seed5.values()]  # --seed changes the draws
+def test_random_follows_lmms_eval_seed_and_refuses_repeats(demo_root, tmp_path, lmms_eval_runner):
+    seed5 = _replies(lmms_eval_runner, demo_root, tmp_path / "a", "--seed", "5")
+    assert _replies(lmms_eval_runner, demo_root, tmp_path / "b", "--seed", "5") == seed5      # same --seed, same draws
+    seed6 = _replies(lmms_eval_runner, demo_root, tmp_path / "c", "--seed", "6")
+    assert list(seed6.values()) != list(seed5.values())                                     # --seed changes the draws
+    with pytest.raises(AssertionError, match=r"(?s)lmms-eval failed \(exit 1\).*chronotasks: error: lmms-eval -n 3: "
+                                             r"lmms-eval scores only the first of the 3 replies"):
+        _replies(lmms_eval_runner, demo_root, tmp_path / "d", "--seed", "5", "-n", "3")
+    assert not list((tmp_path / "d").rglob("*_results.json"))                               # nothing claims 3 draws

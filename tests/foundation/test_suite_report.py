@@ -174,6 +174,21 @@ def test_runs_without_samples_still_report_their_numbers(tmp_path):
     assert "has no --log_samples file for chrono_demo_period; no interval" in page
 
 
+def test_the_runs_table_says_how_many_replies_were_scored(tmp_path):
+    """A run of one of lmms-eval's own models with ``-n 3``: lmms-eval asked three replies a question and
+    scored the first; the table says so, never "3"."""
+    for name, repeats in (("single", 1), ("repeated", 3)):
+        path = _write_run(tmp_path / name, "qwen2_5_vl", 0, {"chrono_demo_period": _accuracy_samples([1, 0, 1, 1])},
+                          {"chrono_demo_period": {"accuracy": 0.75}})
+        data = json.loads(path.read_text())
+        data["config"]["resolved_cli_args"] = {"repeats": repeats}
+        path.write_text(json.dumps(data))
+    assert main(["report", str(tmp_path / "single"), str(tmp_path / "repeated"), "--label", "one", "--label", "three",
+                 "--out", str(tmp_path / "out")]) == 0
+    runs = table((tmp_path / "out" / "report.md").read_text(), "## Runs")
+    assert [r[-1] for r in runs] == ["1", "1 (-n 3: the first reply)"]
+
+
 def test_bad_arguments_fail_before_writing(tmp_path, capsys):
     one_line_error(capsys, ["report", str(tmp_path / "missing"), "--out", str(tmp_path / "out")],
                    f"^chronotasks report: error: {tmp_path / 'missing'} does not exist$")

@@ -30,10 +30,10 @@ from chronotasks.tasks.messages import images_then_text, make_doc_to_messages
 
 B = BENCHMARK
 loc_docs = make_process_docs(B, "artifacts_loc.jsonl", ("id", "images", "options", "answer", "dynasty", "category"))
-sort_intra_docs = make_process_docs(B, "artifacts_sort_intra.jsonl", ("id", "images", "gold_order", "n"))
-sort_cross_docs = make_process_docs(B, "artifacts_sort_cross.jsonl", ("id", "images", "gold_order", "n"))
+sort_intra_docs = make_process_docs(B, "artifacts_sort_intra.jsonl", ("id", "images", "gold_order", "n"), "gold_order")
+sort_cross_docs = make_process_docs(B, "artifacts_sort_cross.jsonl", ("id", "images", "gold_order", "n"), "gold_order")
 shortcut_docs = make_process_docs(B, "shortcut.jsonl", ("id", "images", "gray", "answer", "condition", "category"))
-news_year_docs = make_process_docs(B, "news_year.jsonl", ("id", "images", "year"))
+news_year_docs = make_process_docs(B, "news_year.jsonl", ("id", "images", "year"), "year")
 news_multimodal_docs = make_process_docs(B, "news_multimodal.jsonl", ("id", "images", "event", "answer"))
 doc_to_visual = doc_images
 # A year is read in 1000-2100, not only in the 1946-2025 span the records' answer space gives for the

@@ -39,6 +39,7 @@ def _retrieval_docs(task_file):
             resolved = {c: str((root / c).resolve()) for c in set(batch["corpus"])}
             return {"corpus": [resolved[c] for c in batch["corpus"]], "corpus_root": [str(root)] * len(batch["corpus"])}
         return docs.map(absolute, batched=True, batch_size=None)
+    process_docs.task_data = (BENCHMARK, task_file)   # the records' file, named by check-data's messages
     return process_docs
 
 
