@@ -59,10 +59,11 @@ def answer_problem(space: AnswerSpace, value: Any) -> str | None:
         if (isinstance(value, list) and len(value) == len(items) and all(type(v) is type(items[0]) for v in value)
                 and sorted(value) == items):
             return None
-        what = "option letters" if space.base is None else f"the numbers {space.base}-{space.base + space.n - 1}"
+        what = "option letters" if space.base is None else f"the numbers {space.base}-{space.base + len(items) - 1}"
         return f"{_shown(value)} is not an ordering of {what} (each once)"
     if space.kind == "year":
-        if isinstance(value, int) and not isinstance(value, bool) and space.lo <= value <= space.hi:
+        if (isinstance(value, int) and not isinstance(value, bool) and space.lo is not None and space.hi is not None
+                and space.lo <= value <= space.hi):
             return None
         return f"{_shown(value)} is not a year in [{space.lo}, {space.hi}]"
     if space.kind == "choice":
