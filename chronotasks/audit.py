@@ -114,7 +114,7 @@ def audit(run_dir: Path) -> dict[str, TaskAudit]:
                 entry.extractor[str(sample["extractor"])] += 1
             verdict = _verdict(sample)
             if verdict is not None and verdict.get("judge_failure"):
-                entry.judge_failures += 1   # no judge reply: neither decided nor unreadable
+                entry.judge_failures += 1  # no judge reply: neither decided nor unreadable
                 continue
             failed = _failure(sample)
             if failed is None:
@@ -135,12 +135,15 @@ def _share(count: int, total: int) -> str:
 
 
 def report(tasks: dict[str, TaskAudit], top: int, width: int) -> str:
-    lines = ["| task | samples | decided by rules | by LLM extractor | abstained (unreadable) | judge failed |",
-             "|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| task | samples | decided by rules | by LLM extractor | abstained (unreadable) | judge failed |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for name, t in sorted(tasks.items()):
         llm = _share(t.by_llm, t.scored) if t.extractor else "off"
-        lines.append(f"| {name} | {t.samples} | {_share(t.by_rules, t.scored)} | {llm} | {_share(t.failures, t.scored)} "
-                     f"| {t.judge_failures} |")
+        lines.append(
+            f"| {name} | {t.samples} | {_share(t.by_rules, t.scored)} | {llm} | {_share(t.failures, t.scored)} | {t.judge_failures} |"
+        )
     for name, t in sorted(tasks.items()):
         if not t.unread:
             continue

@@ -87,8 +87,17 @@ class CachedChatClient:
     ``stats`` counts cache hits, API calls and retries.
     """
 
-    def __init__(self, base_url: str | None, model: str, api_key: str | None = None, cache_dir: str | Path | None = None,
-                 max_retries: int = 5, timeout: float = 60, backoff_base: float = 1.0, backoff_max: float = 60.0) -> None:
+    def __init__(
+        self,
+        base_url: str | None,
+        model: str,
+        api_key: str | None = None,
+        cache_dir: str | Path | None = None,
+        max_retries: int = 5,
+        timeout: float = 60,
+        backoff_base: float = 1.0,
+        backoff_max: float = 60.0,
+    ) -> None:
         import openai
 
         self.model = model
@@ -144,7 +153,7 @@ class CachedChatClient:
                 retry_after = float(response.headers.get("retry-after"))
             except (TypeError, ValueError):
                 retry_after = None
-        delay = retry_after if retry_after is not None else self.backoff_base * (2 ** attempt) * (0.5 + random.random() / 2)
+        delay = retry_after if retry_after is not None else self.backoff_base * (2**attempt) * (0.5 + random.random() / 2)
         return min(max(delay, 0.0), self.backoff_max)
 
     def _retryable(self, error: Exception) -> bool:

@@ -39,7 +39,7 @@ _WRAPPERS = ("RetryError",)  # exceptions that only wrap the real one (tenacity,
 @dataclass
 class Problem:
     task: str
-    what: str              # "no results" or "judge_failure 1.00 > 0.50"
+    what: str  # "no results" or "judge_failure 1.00 > 0.50"
     cause: str | None = None
 
     def line(self) -> str:
@@ -49,8 +49,12 @@ class Problem:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", help="the --output_path folder of an lmms-eval run")
     parser.add_argument("tasks", nargs="?", default=None, help="comma list of the tasks and groups given to --tasks (default: all found)")
-    parser.add_argument("--max-failure", type=float, default=None,
-                        help=f"largest share of failed samples a task may have (default ${MAX_FAILURE_ENV} or 0.5)")
+    parser.add_argument(
+        "--max-failure",
+        type=float,
+        default=None,
+        help=f"largest share of failed samples a task may have (default ${MAX_FAILURE_ENV} or 0.5)",
+    )
 
 
 # -- the run's log ---------------------------------------------------------------------------------
@@ -96,9 +100,14 @@ def samples_cause(run: reporting.RunResults, task: str, metric: str) -> str | No
     """Why the samples of ``task`` failed on ``metric``, from its ``--log_samples`` file."""
     samples = _samples(run, task)
     if metric in ("judge_failure", "judge_parse_failure", "generation_failure"):
-        errors = [item["verdict"].get("error") or item["verdict"].get("reply") for sample in samples
-                  for item in [sample.get(metric)] if isinstance(item, dict) and isinstance(item.get("verdict"), dict)
-                  and item["verdict"].get(metric.replace("judge_parse_failure", "parse_failure"))]
+        errors = [
+            item["verdict"].get("error") or item["verdict"].get("reply")
+            for sample in samples
+            for item in [sample.get(metric)]
+            if isinstance(item, dict)
+            and isinstance(item.get("verdict"), dict)
+            and item["verdict"].get(metric.replace("judge_parse_failure", "parse_failure"))
+        ]
         errors = [str(e) for e in errors if e]
         return f"last: {errors[-1][:300]}" if errors else None
     if metric == "parse_failure":
@@ -175,17 +184,18 @@ def check(run_dir: Path, requested: list[str] | None, threshold: float) -> tuple
 def run(args: argparse.Namespace) -> int:
     run_dir = Path(args.run_dir)
     if not run_dir.exists():
-        print(f"chronotasks check: error: {run_dir} does not exist: lmms-eval most likely failed before writing any "
-              "result (it exits 0 even then); the real error is in the traceback above the last line it printed",
-              file=sys.stderr)
+        print(
+            f"chronotasks check: error: {run_dir} does not exist: lmms-eval most likely failed before writing any "
+            "result (it exits 0 even then); the real error is in the traceback above the last line it printed",
+            file=sys.stderr,
+        )
         return 1
     if not run_dir.is_dir():
-        print(f"chronotasks check: error: {run_dir} is a file, not a folder (give the run's --output_path)",
-              file=sys.stderr)
+        print(f"chronotasks check: error: {run_dir} is a file, not a folder (give the run's --output_path)", file=sys.stderr)
         return 1
     try:
         threshold = max_failure_rate() if args.max_failure is None else args.max_failure
-    except ValueError as err:   # a $CHRONOTASKS_MAX_FAILURE that is not a share
+    except ValueError as err:  # a $CHRONOTASKS_MAX_FAILURE that is not a share
         print(f"chronotasks check: error: {err}", file=sys.stderr)
         return 1
     if not 0.0 <= threshold <= 1.0 or math.isnan(threshold):

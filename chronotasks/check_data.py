@@ -24,8 +24,7 @@ from typing import Any
 
 import yaml
 
-from chronotasks.data.loading import (DataError, benchmark_dir, check_records, data_root, full_decode_problem,
-                                      read_numbered_jsonl)
+from chronotasks.data.loading import DataError, benchmark_dir, check_records, data_root, full_decode_problem, read_numbered_jsonl
 from chronotasks.data.locations import data_root_spec, hub_prefix
 from chronotasks.data.progress import Progress
 from chronotasks.data.writing import data_kind
@@ -44,16 +43,16 @@ _Loader.add_constructor("!function", lambda loader, node: f"!function {loader.co
 @dataclass
 class TaskInfo:
     name: str
-    benchmark: str                      # the folder under chronotasks/tasks/
+    benchmark: str  # the folder under chronotasks/tasks/
     yaml_path: Path
-    process_docs: str | None            # "utils.x" as the YAML names it
-    hook_dir: Path | None = None        # folder of the YAML that names it (an included YAML's, for a variant)
+    process_docs: str | None  # "utils.x" as the YAML names it
+    hook_dir: Path | None = None  # folder of the YAML that names it (an included YAML's, for a variant)
     groups: list[str] = field(default_factory=list)
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader) or {}
-    if "process_docs" in data:   # lmms-eval resolves `!function utils.x` beside the YAML that names it
+    if "process_docs" in data:  # lmms-eval resolves `!function utils.x` beside the YAML that names it
         data["_process_docs_dir"] = path.parent.resolve()
     include = data.pop("include", None)
     if include:
@@ -75,8 +74,13 @@ def discover(tasks_dir: Path = TASKS_DIR) -> tuple[dict[str, TaskInfo], dict[str
             groups[str(data["group"])] = [str(t) for t in data.get("task") or [] if isinstance(t, str)]
         elif isinstance(data.get("task"), str):
             hook = data.get("process_docs")
-            tasks[data["task"]] = TaskInfo(data["task"], benchmark, path, hook.split(" ", 1)[1] if isinstance(hook, str) else None,
-                                           hook_dir=data.get("_process_docs_dir"))
+            tasks[data["task"]] = TaskInfo(
+                data["task"],
+                benchmark,
+                path,
+                hook.split(" ", 1)[1] if isinstance(hook, str) else None,
+                hook_dir=data.get("_process_docs_dir"),
+            )
     return tasks, groups
 
 
@@ -166,8 +170,7 @@ def check_task(task: TaskInfo, checked: dict[str, str | None], corpora: set[str]
                     checked[path] = full_decode_problem(path)
                 bar.update()
                 if checked[path]:
-                    result.problems.append(f"{where(doc)}: record {doc.get('id', '?')!r}, field 'images'[{index}]: "
-                                           f"{checked[path]}")
+                    result.problems.append(f"{where(doc)}: record {doc.get('id', '?')!r}, field 'images'[{index}]: {checked[path]}")
             corpus = doc.get("corpus")
             if corpus and corpus not in corpora and doc.get("corpus_root"):
                 corpora.add(corpus)
@@ -194,8 +197,9 @@ def _loader_quiet():
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("tasks", nargs="*", help="task, group or benchmark names, comma- or space-separated "
-                                                 "(default: every task whose benchmark has data)")
+    parser.add_argument(
+        "tasks", nargs="*", help="task, group or benchmark names, comma- or space-separated (default: every task whose benchmark has data)"
+    )
 
 
 def default_tasks(tasks: dict[str, TaskInfo]) -> list[str]:
@@ -220,11 +224,11 @@ def run(args: argparse.Namespace) -> int:
         if not hub_prefix() and data_kind(data_root() / benchmark) == "demo":
             print(f"{benchmark}: synthetic demo data (chronotasks demo-data): its scores say nothing about a model")
     for name in chosen:
-        with _loader_quiet():   # the loader's own warnings would repeat the problems listed below
+        with _loader_quiet():  # the loader's own warnings would repeat the problems listed below
             result = check_task(tasks[name], checked, corpora)
         status = "ok" if not result.problems else f"{len(result.problems)} problem(s)"
         print(f"{name:<44} {result.records:>7} records {result.images:>7} images  {status}", flush=True)
-        for problem in result.problems:       # every one: loading names the first 20
+        for problem in result.problems:  # every one: loading names the first 20
             print(f"  {problem}")
         bad += bool(result.problems)
     print(f"{len(chosen) - bad} of {len(chosen)} task(s) ok" + (f"; {bad} with problems" if bad else ""))

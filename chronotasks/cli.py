@@ -110,8 +110,10 @@ def _cmd_models(args: argparse.Namespace) -> int:
     unknown = [name for name in args.names if name not in BACKENDS]
     if unknown:
         raise ValueError(f"no chronotasks backend {', '.join(unknown)}; ours: {', '.join(BACKENDS)}")
-    print("chronotasks backends for `lmms-eval --model NAME --model_args key=value,...` (registered on install; "
-          "lmms-eval's own models, e.g. qwen2_5_vl, work with every task too):\n")
+    print(
+        "chronotasks backends for `lmms-eval --model NAME --model_args key=value,...` (registered on install; "
+        "lmms-eval's own models, e.g. qwen2_5_vl, work with every task too):\n"
+    )
     print("\n\n".join(describe(name) for name in args.names or BACKENDS))
     return 0
 
@@ -164,9 +166,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         if command is not None and cmd != command:
             continue
         for name, module_name in targets.items():
-            tp = target_sub.add_parser(name, help=summary(module_name), description=docstring(module_name),
-                                       formatter_class=argparse.RawDescriptionHelpFormatter,
-                                       **({"prog": "chronotasks report"} if (cmd, name) == ("report", "suite") else {}))
+            tp = target_sub.add_parser(
+                name,
+                help=summary(module_name),
+                description=docstring(module_name),
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+                **({"prog": "chronotasks report"} if (cmd, name) == ("report", "suite") else {}),
+            )
             importlib.import_module(module_name).add_arguments(tp)
             tp.set_defaults(func=_cmd_module(module_name))
     return parser
@@ -178,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else list(argv)
     command = next((a for a in argv if not a.startswith("-")), None)
-    if command == "report":   # `chronotasks report RUN_DIR ...` is the suite report (`report suite RUN_DIR ...`)
+    if command == "report":  # `chronotasks report RUN_DIR ...` is the suite report (`report suite RUN_DIR ...`)
         at = argv.index("report") + 1
         if at == len(argv) or (argv[at] not in SUBCOMMANDS["report"] and argv[at] not in ("-h", "--help")):
             argv.insert(at, "suite")

@@ -50,9 +50,12 @@ class ExtractorConfig:
         model = env.get("CHRONOTASKS_EXTRACTOR_MODEL", "").strip()
         if not model:
             return None
-        return cls(model=model, base_url=env.get("CHRONOTASKS_EXTRACTOR_BASE_URL") or None,
-                   api_key=env.get("CHRONOTASKS_EXTRACTOR_API_KEY") or None,
-                   cache_dir=env.get("CHRONOTASKS_EXTRACTOR_CACHE") or "./chrono_extractor_cache")
+        return cls(
+            model=model,
+            base_url=env.get("CHRONOTASKS_EXTRACTOR_BASE_URL") or None,
+            api_key=env.get("CHRONOTASKS_EXTRACTOR_API_KEY") or None,
+            cache_dir=env.get("CHRONOTASKS_EXTRACTOR_CACHE") or "./chrono_extractor_cache",
+        )
 
 
 def answer_format(space: AnswerSpace) -> str:
@@ -61,7 +64,7 @@ def answer_format(space: AnswerSpace) -> str:
     if space.kind == "letter":
         return f"one option letter ({letters})"
     if space.kind == "letter_set":
-        return f"the letters of every chosen option ({letters}), comma-separated, e.g. \"A, C\"; write None if the reply chooses no option"
+        return f'the letters of every chosen option ({letters}), comma-separated, e.g. "A, C"; write None if the reply chooses no option'
     if space.kind == "k_of_n":
         return f"exactly {space.k} option letters ({letters}), comma-separated"
     if space.kind == "ordering":
@@ -85,9 +88,15 @@ def _client(config: ExtractorConfig):
         if config not in _CLIENTS:
             from chronotasks.chat_client import CachedChatClient
 
-            _CLIENTS[config] = CachedChatClient(config.base_url, config.model, api_key=config.api_key, cache_dir=config.cache_dir,
-                                                max_retries=config.max_retries, timeout=config.timeout,
-                                                backoff_base=config.backoff_base)
+            _CLIENTS[config] = CachedChatClient(
+                config.base_url,
+                config.model,
+                api_key=config.api_key,
+                cache_dir=config.cache_dir,
+                max_retries=config.max_retries,
+                timeout=config.timeout,
+                backoff_base=config.backoff_base,
+            )
         return _CLIENTS[config]
 
 

@@ -87,7 +87,7 @@ class FailedScore(float):
 def failure_of(result: Mapping[str, Any]) -> str | None:
     """The first failure metric set (1.0) in one sample's ``process_results`` output, or None."""
     for name in FAILURE_METRICS:
-        value = result.get(name)   # (NaN >= 0.5 is False; True is no rate)
+        value = result.get(name)  # (NaN >= 0.5 is False; True is no rate)
         if value and value.__class__ is not bool and isinstance(value, (int, float)) and value >= 0.5:
             return name
     return None
@@ -177,5 +177,19 @@ def task_failure_rates(task_result: Mapping[str, Any]) -> dict[str, float]:
     return rates
 
 
-__all__ = ["DEFAULT_MAX_FAILURE", "FAILURE_METRICS", "MAX_FAILURE_ENV", "RELEASE_SUFFIX", "FailedScore", "failed_metrics", "failure_of",
-           "item_failure_rates", "mark_failures", "max_failure_rate", "mean_present_unless_failed", "mean_unless_failed", "task_failure_rates", "unless_failed"]
+__all__ = [
+    "DEFAULT_MAX_FAILURE",
+    "FAILURE_METRICS",
+    "MAX_FAILURE_ENV",
+    "RELEASE_SUFFIX",
+    "FailedScore",
+    "failed_metrics",
+    "failure_of",
+    "item_failure_rates",
+    "mark_failures",
+    "max_failure_rate",
+    "mean_present_unless_failed",
+    "mean_unless_failed",
+    "task_failure_rates",
+    "unless_failed",
+]

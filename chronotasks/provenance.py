@@ -35,8 +35,8 @@ from typing import Any
 import chronotasks
 
 KEY = "chronotasks"
-BERTSCORE_SAMPLE_KEY = "bertscore_scorer"   # each MuseBench VQA sample logs the BERTScore model it is scored with
-BUILD_COMMIT_FILE = "BUILD_COMMIT"   # written into the wheel by setup.py: the commit it was built from
+BERTSCORE_SAMPLE_KEY = "bertscore_scorer"  # each MuseBench VQA sample logs the BERTScore model it is scored with
+BUILD_COMMIT_FILE = "BUILD_COMMIT"  # written into the wheel by setup.py: the commit it was built from
 _PACKAGE = Path(chronotasks.__file__).resolve().parent
 
 
@@ -58,8 +58,7 @@ def code_provenance() -> dict[str, Any]:
 
 def _git(*args: str) -> str | None:
     try:
-        proc = subprocess.run(["git", "-C", str(_PACKAGE.parent), *args], capture_output=True, text=True, timeout=10,
-                              check=False)
+        proc = subprocess.run(["git", "-C", str(_PACKAGE.parent), *args], capture_output=True, text=True, timeout=10, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return None
     return proc.stdout.strip() if proc.returncode == 0 else None
@@ -81,9 +80,14 @@ def data_provenance(benchmark: str, folder: Path, task_file: str) -> dict[str, A
 
     marker = _read_json(folder / DATA_MARKER) or {}
     record: dict[str, Any] = {
-        "root": data_root_spec(), "root_kind": "hub" if hub_prefix() else "folder",
-        "kind": marker.get("kind") or "unknown", "source": marker.get("source"), "prepared": marker.get("written"),
-        "release": None, "files": {task_file: file_digest(folder / task_file)}}
+        "root": data_root_spec(),
+        "root_kind": "hub" if hub_prefix() else "folder",
+        "kind": marker.get("kind") or "unknown",
+        "source": marker.get("source"),
+        "prepared": marker.get("written"),
+        "release": None,
+        "files": {task_file: file_digest(folder / task_file)},
+    }
     if record["kind"] == "release":
         record["release"] = release_of(benchmark, folder)
     return record
@@ -101,8 +105,7 @@ def release_of(benchmark: str, folder: Path) -> dict[str, Any] | None:
         return None
     lines = (_read_json(folder / "prepare_report.json") or {}).get("verified") or []
     checked = [str(line) for line in lines]
-    state = ("not checked" if not checked else "verified" if all(line.startswith("verified") for line in checked)
-             else "differ")
+    state = "not checked" if not checked else "verified" if all(line.startswith("verified") for line in checked) else "differ"
     return {"repository": release.repository, "commit": release.commit, "checksums": state}
 
 
@@ -145,8 +148,7 @@ def extractor_provenance() -> dict[str, Any] | str:
     config = ExtractorConfig.from_env()
     if config is None:
         return "off"
-    return {"model": config.model, "base_url": config.base_url, "prompt": PROMPT,
-            "prompt_sha256": file_digest(Path(PROMPTS_DIR) / PROMPT)}
+    return {"model": config.model, "base_url": config.base_url, "prompt": PROMPT, "prompt_sha256": file_digest(Path(PROMPTS_DIR) / PROMPT)}
 
 
 def judge_settings(mapping: dict[str, Any] | None) -> dict[str, Any]:
@@ -167,8 +169,7 @@ def judge_provenance(task_kwargs: dict[str, Any] | None) -> dict[str, Any]:
     if config.judge == "clipscore":
         record["model"] = model_label(config.model or DEFAULT_CLIP)
     elif config.judge == "caption":
-        record.update(model=model_label(config.model or DEFAULT_BLIP),
-                      text_model=model_label(config.text_model or default_text_model()))
+        record.update(model=model_label(config.model or DEFAULT_BLIP), text_model=model_label(config.text_model or default_text_model()))
     else:
         record.update(model=config.model, prompt=config.prompt, shots=config.shots, llm_model=config.llm_model)
     return record
@@ -183,12 +184,18 @@ def task_provenance(benchmark: str, folder: Path, task_file: str, config: Any = 
     if benchmark == "tempviz":
         kwargs = getattr(config, "lmms_eval_specific_kwargs", None) or {}
         settings = judge_settings(kwargs.get("default", kwargs))
-        scorers["judge"] = {**judge_provenance(settings), "task_settings": settings,
-                            "overridden_by": "the model's judge_* arguments (results 'config.model_args'); each sample "
-                                             "logs the settings it was judged with"}
-    return {"chronotasks": code_provenance(),
-            "task_version": metadata.get("version") if isinstance(metadata, dict) else None,
-            "data": data_provenance(benchmark, folder, task_file), "scorers": scorers}
+        scorers["judge"] = {
+            **judge_provenance(settings),
+            "task_settings": settings,
+            "overridden_by": "the model's judge_* arguments (results 'config.model_args'); each sample "
+            "logs the settings it was judged with",
+        }
+    return {
+        "chronotasks": code_provenance(),
+        "task_version": metadata.get("version") if isinstance(metadata, dict) else None,
+        "data": data_provenance(benchmark, folder, task_file),
+        "scorers": scorers,
+    }
 
 
 # -- where it is written ----------------------------------------------------------------------------
@@ -230,18 +237,26 @@ def of_task(results: dict[str, Any], task: str) -> dict[str, Any] | None:
 def stand_ins(results: dict[str, Any], task: str) -> dict[str, str]:
     """{scorer: "<scorer>: <model used> instead of <the task's model>"} for the stand-in scorers of ``task``."""
     scorers = (of_task(results, task) or {}).get("scorers") or {}
-    return {name: f"{name}: {value['model']} instead of {value['stand_in']}" for name, value in scorers.items()
-            if isinstance(value, dict) and value.get("stand_in")}
+    return {
+        name: f"{name}: {value['model']} instead of {value['stand_in']}"
+        for name, value in scorers.items()
+        if isinstance(value, dict) and value.get("stand_in")
+    }
 
 
 def run_bertscore(samples: list[dict[str, Any]]) -> tuple[str, int]:
     """(model path, layer) the samples of a MuseBench VQA run were scored with; ValueError when they do
     not say, or do not agree."""
-    logged = {(s[BERTSCORE_SAMPLE_KEY]["path"], s[BERTSCORE_SAMPLE_KEY]["layer"]) for s in samples
-              if isinstance(s.get(BERTSCORE_SAMPLE_KEY), dict)}
+    logged = {
+        (s[BERTSCORE_SAMPLE_KEY]["path"], s[BERTSCORE_SAMPLE_KEY]["layer"])
+        for s in samples
+        if isinstance(s.get(BERTSCORE_SAMPLE_KEY), dict)
+    }
     if len(logged) != 1 or any(BERTSCORE_SAMPLE_KEY not in s for s in samples):
-        raise ValueError("the run's samples do not name one BERTScore model (a run of an older chronotasks); "
-                         "recomputing with another model could give another figure")
+        raise ValueError(
+            "the run's samples do not name one BERTScore model (a run of an older chronotasks); "
+            "recomputing with another model could give another figure"
+        )
     model, layer = logged.pop()
     return model, int(layer)
 
@@ -253,13 +268,14 @@ def summary(record: dict[str, Any], model_args: str | dict[str, Any] | None = No
     parts = [f"data: {data.get('kind', '?')} ({data.get('root_kind', '?')} {data.get('root', '?')})"]
     release = data.get("release")
     if release:
-        parts.append(f"release: {release['repository']}@{str(release['commit'])[:12]} "
-                     f"(checksums {release['checksums']})")
+        parts.append(f"release: {release['repository']}@{str(release['commit'])[:12]} (checksums {release['checksums']})")
     files = data.get("files") or {}
     parts += [f"{name} {digest[:19]}" for name, digest in files.items()]
     commit = code.get("commit")
-    parts.append(f"chronotasks {code.get('version', '?')} @ {commit[:12] if commit else 'unknown commit'}"
-                 + (" (modified)" if code.get("modified") else ""))
+    parts.append(
+        f"chronotasks {code.get('version', '?')} @ {commit[:12] if commit else 'unknown commit'}"
+        + (" (modified)" if code.get("modified") else "")
+    )
     parts.append(f"task version {record.get('task_version', '?')}")
     for name, value in (record.get("scorers") or {}).items():
         overrides = judge_settings(_arguments(model_args)) if name == "judge" else {}
@@ -300,13 +316,14 @@ def lines(results: dict[str, Any], tasks: list[str]) -> list[str]:
     return [f"{', '.join(names)} — {text}" for text, names in by_text.items()]
 
 
-
 # -- on the report page ----------------------------------------------------------------------------
 def report_section(runs: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
     """The page's "Provenance" section: for each (model label, results file name, results), what produced
     each of its tasks."""
-    intro = ("What produced each result, as the results file records it (data, release, record-file digest, "
-             "chronotasks commit, task version, scorers):")
+    intro = (
+        "What produced each result, as the results file records it (data, release, record-file digest, "
+        "chronotasks commit, task version, scorers):"
+    )
     parts = ["", "## Provenance", "", intro, ""]
     for label, name, results in runs:
         tasks = list(results.get("configs") or {})
@@ -324,10 +341,24 @@ def stand_in_marks(rows: list[Any], results_by_model: dict[str, list[dict[str, A
         model, task = row.labels[0], row.labels[1]
         found = {text for results in results_by_model.get(model, []) for text in stand_ins(results, task).values()}
         for text in sorted(found):
-            marks.append(f"⚠ **Stand-in scorer** — {model} · {task}: {text} (the task's own model was not used); "
-                         "its figures from that scorer are not comparable with the published rows.")
+            marks.append(
+                f"⚠ **Stand-in scorer** — {model} · {task}: {text} (the task's own model was not used); "
+                "its figures from that scorer are not comparable with the published rows."
+            )
     return ["", *marks] if marks else []
 
 
-__all__ = ["BERTSCORE_SAMPLE_KEY", "KEY", "attach", "code_provenance", "lines", "of_task", "report_section",
-           "run_bertscore", "stand_in_marks", "stand_ins", "summary", "task_provenance"]
+__all__ = [
+    "BERTSCORE_SAMPLE_KEY",
+    "KEY",
+    "attach",
+    "code_provenance",
+    "lines",
+    "of_task",
+    "report_section",
+    "run_bertscore",
+    "stand_in_marks",
+    "stand_ins",
+    "summary",
+    "task_provenance",
+]

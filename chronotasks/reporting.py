@@ -31,8 +31,11 @@ from chronotasks.failures import FAILURE_METRICS, failed_metrics
 MISSING = "–"
 DEMO_WARNING = "synthetic demo data — these numbers say nothing about any model"
 # what each failure metric counts, as a reader of the page says it
-FAILURE_LABELS = {"parse_failure": "unreadable replies", "image_failure": "images that could not be opened",
-                  "judge_failure": "failed judgements"}
+FAILURE_LABELS = {
+    "parse_failure": "unreadable replies",
+    "image_failure": "images that could not be opened",
+    "judge_failure": "failed judgements",
+}
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ def load_run(path: Path) -> RunResults:
     except (OSError, json.JSONDecodeError) as err:
         raise ValueError(f"{path}: not an lmms-eval results JSON ({err})") from err
     if not isinstance(data, dict) or not isinstance(data.get("results"), dict):
-        raise ValueError(f"{path}: no \"results\" object; not an lmms-eval results JSON")
+        raise ValueError(f'{path}: no "results" object; not an lmms-eval results JSON')
     return RunResults(Path(path), data)
 
 
@@ -96,7 +99,7 @@ def read_samples(path: Path) -> list[dict[str, Any]]:
             except json.JSONDecodeError as err:
                 raise ValueError(f"{path}:{number}: not valid JSON: {json_problem(err)}") from err
             if not isinstance(record, dict) or "doc_id" not in record:
-                raise ValueError(f"{path}:{number}: not an lmms-eval sample (no \"doc_id\")")
+                raise ValueError(f'{path}:{number}: not an lmms-eval sample (no "doc_id")')
             samples.append(record)
     return samples
 
@@ -140,8 +143,11 @@ def failure_rates(run: RunResults, task: str) -> dict[str, float]:
 
 def _figures(run: RunResults, task: str) -> list[Any]:
     """The task's aggregated values other than failure rates and standard errors."""
-    return [value for key, value in (run.results.get(task) or {}).items()
-            if key.endswith(",none") and "_stderr" not in key and key.split(",")[0] not in FAILURE_METRICS]
+    return [
+        value
+        for key, value in (run.results.get(task) or {}).items()
+        if key.endswith(",none") and "_stderr" not in key and key.split(",")[0] not in FAILURE_METRICS
+    ]
 
 
 def failure_reasons(run: RunResults, task: str, threshold: float | None = None) -> list[str]:
@@ -149,8 +155,10 @@ def failure_reasons(run: RunResults, task: str, threshold: float | None = None) 
     a failure rate over the threshold (``chronotasks.failures``), or no figure at all (every value NaN)."""
     n = task_size(run, task)
     rates = failure_rates(run, task)
-    reasons = [f"{FAILURE_LABELS.get(name, name)} {rates[name]:.0%}" + (f" ({round(rates[name] * n)}/{n})" if n else "")
-               for name in failed_metrics(rates, threshold)]
+    reasons = [
+        f"{FAILURE_LABELS.get(name, name)} {rates[name]:.0%}" + (f" ({round(rates[name] * n)}/{n})" if n else "")
+        for name in failed_metrics(rates, threshold)
+    ]
     figures = _figures(run, task)
     if not reasons and figures and all(not isinstance(v, (int, float)) or isinstance(v, bool) or math.isnan(v) for v in figures):
         reasons.append("no figure (every value NaN)")
@@ -182,13 +190,19 @@ def is_demo(origins: set[str] | None) -> bool:
 
 
 # failure metric -> its column in a report table (one for each of FAILURE_METRICS)
-HEALTH_COLUMNS = {"parse_failure": "parse fail", "image_failure": "image fail", "judge_failure": "judge fail",
-                  "judge_parse_failure": "judge reply unread", "generation_failure": "no image"}
+HEALTH_COLUMNS = {
+    "parse_failure": "parse fail",
+    "image_failure": "image fail",
+    "judge_failure": "judge fail",
+    "judge_parse_failure": "judge reply unread",
+    "generation_failure": "no image",
+}
 assert set(HEALTH_COLUMNS) == set(FAILURE_METRICS), "every failure metric needs its report column"
 
 
-def pooled_health(runs: Iterable[RunResults], tasks: Iterable[str],
-                  threshold: float | None = None) -> tuple[dict[str, tuple[int, int]], list[str]]:
+def pooled_health(
+    runs: Iterable[RunResults], tasks: Iterable[str], threshold: float | None = None
+) -> tuple[dict[str, tuple[int, int]], list[str]]:
     """Failure counts over ``tasks`` of ``runs`` ({metric: (failed samples, samples)}, pooled), and why a
     task failed ("task: reason", ``failure_reasons``; the file is named when there are several runs)."""
     runs = list(runs)
@@ -211,7 +225,7 @@ def pooled_health(runs: Iterable[RunResults], tasks: Iterable[str],
 
 
 def health_text(counts: tuple[int, int] | None) -> str:
-    """"2.5 (6/240)": the failure rate in % with failed / all samples; "–" when not reported."""
+    """ "2.5 (6/240)": the failure rate in % with failed / all samples; "–" when not reported."""
     if counts is None or not counts[1]:
         return MISSING
     failed, total = counts
@@ -232,7 +246,7 @@ def group_by_model(paths: Sequence[str | Path], labels: Sequence[str] | None = N
     seen: set[Path] = set()
     for index, path in enumerate(paths):
         for run in load_runs([path]):
-            if run.path.resolve() in seen:    # a results file under two paths is one run
+            if run.path.resolve() in seen:  # a results file under two paths is one run
                 continue
             seen.add(run.path.resolve())
             label = labels[index] if labels is not None else model_name(run, with_args=True)
@@ -256,8 +270,10 @@ def demo_lines(origins: dict[str, set[str] | None]) -> list[str]:
     if not demo:
         return []
     who = "Every run on this page" if len(demo) == len(origins) else "The runs of " + ", ".join(demo)
-    return [f"**{DEMO_WARNING[0].upper() + DEMO_WARNING[1:]}.** {who} read records written by `chronotasks demo-data` "
-            "(procedurally drawn, a few dozen per task): they exercise the tasks end to end and measure nothing."]
+    return [
+        f"**{DEMO_WARNING[0].upper() + DEMO_WARNING[1:]}.** {who} read records written by `chronotasks demo-data` "
+        "(procedurally drawn, a few dozen per task): they exercise the tasks end to end and measure nothing."
+    ]
 
 
 def demo_mark(origins: dict[str, set[str] | None]) -> str | None:
@@ -303,7 +319,7 @@ class ReferenceLine:
 
     label: str
     values: Sequence[float]
-    style: str = "chance"                   # "chance" (dashed black) or "paper" (thin grey)
+    style: str = "chance"  # "chance" (dashed black) or "paper" (thin grey)
     notes: Sequence[str] | None = None
 
 
@@ -315,10 +331,10 @@ class BarPanel:
     categories: Sequence[str]
     series: Mapping[str, Sequence[float]]
     ylabel: str = ""
-    errors: Mapping[str, Sequence[float]] | None = None   # same shape as series; error bars where given
-    intervals: Mapping[str, Sequence[tuple[float, float]]] | None = None   # (low, high) per bar: asymmetric error bars
+    errors: Mapping[str, Sequence[float]] | None = None  # same shape as series; error bars where given
+    intervals: Mapping[str, Sequence[tuple[float, float]]] | None = None  # (low, high) per bar: asymmetric error bars
     references: Sequence[ReferenceLine] = ()
-    sizes: Mapping[str, Sequence[int | None]] | None = None   # questions per bar: "n=k" on bars with few (FEW_N)
+    sizes: Mapping[str, Sequence[int | None]] | None = None  # questions per bar: "n=k" on bars with few (FEW_N)
 
 
 @dataclass(frozen=True)
@@ -370,7 +386,7 @@ def bar_chart(panels: Sequence[BarPanel], mark: str | None = None) -> Any:
     for axes, panel in zip(figure.subplots(len(panels), 1, squeeze=False)[:, 0], panels):
         drawn = _draw_panel(axes, panel)
         notes, fixed = notes + drawn[0], fixed + drawn[1]
-    canvas.draw()                            # the layout, then the notes moved apart within it
+    canvas.draw()  # the layout, then the notes moved apart within it
     figure.set_layout_engine("none")
     place_notes(figure, notes, fixed)
     return figure
@@ -388,31 +404,48 @@ def _draw_panel(axes: Any, panel: BarPanel) -> tuple[list[Any], list[Any]]:
         offsets = [c + (index - (len(panel.series) - 1) / 2) * width for c in range(len(panel.categories))]
         errors = (panel.errors or {}).get(label)
         if (panel.intervals or {}).get(label) is not None:
-            errors = [[0.0 if math.isnan(v - lo) else v - lo for v, (lo, _) in zip(values, panel.intervals[label])],
-                      [0.0 if math.isnan(hi - v) else hi - v for v, (_, hi) in zip(values, panel.intervals[label])]]
+            errors = [
+                [0.0 if math.isnan(v - lo) else v - lo for v, (lo, _) in zip(values, panel.intervals[label])],
+                [0.0 if math.isnan(hi - v) else hi - v for v, (_, hi) in zip(values, panel.intervals[label])],
+            ]
         elif errors is not None:
             errors = [0.0 if math.isnan(e) else e for e in errors]
         drawn = [i for i, v in enumerate(values) if not math.isnan(v)]
-        if errors and isinstance(errors[0], list):      # (low, high) per bar
+        if errors and isinstance(errors[0], list):  # (low, high) per bar
             errors = [[row[i] for i in drawn] for row in errors]
         elif errors:
             errors = [errors[i] for i in drawn]
-        color = f"C{index % 10}"        # by series, also where a series has no bar at all
+        color = f"C{index % 10}"  # by series, also where a series has no bar at all
         if drawn:
-            axes.bar([offsets[i] for i in drawn], [values[i] for i in drawn], width, label=label, color=color,
-                     yerr=errors, capsize=2 if errors else 0)
-        else:                           # its legend entry, in its colour (an empty bar set has none)
+            axes.bar(
+                [offsets[i] for i in drawn],
+                [values[i] for i in drawn],
+                width,
+                label=label,
+                color=color,
+                yerr=errors,
+                capsize=2 if errors else 0,
+            )
+        else:  # its legend entry, in its colour (an empty bar set has none)
             axes.add_patch(Rectangle((0.0, 0.0), 0.0, 0.0, color=color, label=label))
         for i, value in enumerate(values):
-            if math.isnan(value):       # missing is not 0: no bar, and it says so
-                fixed.append(axes.text(offsets[i], 0.0, MISSING_BAR, rotation=90, ha="center", va="bottom", fontsize=6,
-                                       color="0.35"))
+            if math.isnan(value):  # missing is not 0: no bar, and it says so
+                fixed.append(axes.text(offsets[i], 0.0, MISSING_BAR, rotation=90, ha="center", va="bottom", fontsize=6, color="0.35"))
         sizes = (panel.sizes or {}).get(label) or []
         for i, n in zip(drawn, [sizes[i] if i < len(sizes) else None for i in drawn]):
             if n is not None and n < FEW_N:
-                fixed.append(axes.annotate(f"n={n}", (offsets[i], values[i]), xytext=(0, 2), textcoords="offset points",
-                                           ha="center", va="bottom" if values[i] >= 0 else "top", fontsize=6,
-                                           color=color))
+                fixed.append(
+                    axes.annotate(
+                        f"n={n}",
+                        (offsets[i], values[i]),
+                        xytext=(0, 2),
+                        textcoords="offset points",
+                        ha="center",
+                        va="bottom" if values[i] >= 0 else "top",
+                        fontsize=6,
+                        color=color,
+                    )
+                )
     notes = _draw_references(axes, panel.references)
     axes.set_xticks(range(len(panel.categories)), list(panel.categories), rotation=20, ha="right")
     axes.set_title(panel.title)
@@ -421,8 +454,14 @@ def _draw_panel(axes: Any, panel: BarPanel) -> tuple[list[Any], list[Any]]:
     # the legend beside the axes, never over the bars: reference lines, then the series in their order
     order = {name: index for index, name in enumerate(panel.series)}
     entries = sorted(zip(*axes.get_legend_handles_labels()), key=lambda entry: order.get(entry[1], -1))
-    axes.legend([h for h, _ in entries], [label for _, label in entries], fontsize="small", loc="upper left",
-                bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    axes.legend(
+        [h for h, _ in entries],
+        [label for _, label in entries],
+        fontsize="small",
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        borderaxespad=0.0,
+    )
     return notes, fixed
 
 
@@ -436,7 +475,7 @@ def place_notes(figure: Any, notes: Sequence[Any], fixed: Sequence[Any] = ()) ->
     points = 72.0 / figure.dpi
     for note in sorted(notes, key=lambda n: (n.xy[1], n.xy[0])):
         for _ in range(len(notes) + 1):
-            box, across = note.get_window_extent(renderer), note.axes.bbox    # inside its axes: not under the legend
+            box, across = note.get_window_extent(renderer), note.axes.bbox  # inside its axes: not under the legend
             dx = min(0.0, across.x1 - 1 - box.x1) + max(0.0, across.x0 + 1 - box.x0)
             hit = next((b for b in placed if b.overlaps(box)), None)
             dy = 0.0 if hit is None else hit.y1 - box.y0 + 1
@@ -445,14 +484,16 @@ def place_notes(figure: Any, notes: Sequence[Any], fixed: Sequence[Any] = ()) ->
             x, y = note.xyann
             note.xyann = (x + dx * points, y + dy * points)
         box = note.get_window_extent(renderer)
-        if box.y1 > inside.y1 - 1:           # past the top: moved down below the lowest note it would meet
+        if box.y1 > inside.y1 - 1:  # past the top: moved down below the lowest note it would meet
             x, y = note.xyann
             note.xyann = (x, y - (box.y1 - inside.y1 + 1) * points)
         placed.append(note.get_window_extent(renderer))
 
 
-_REFERENCE_STYLES = {"chance": {"color": "black", "linestyle": "--", "linewidth": 1.2},
-                     "paper": {"color": "0.45", "linestyle": "-", "linewidth": 0.8, "alpha": 0.7}}
+_REFERENCE_STYLES = {
+    "chance": {"color": "black", "linestyle": "--", "linewidth": 1.2},
+    "paper": {"color": "0.45", "linestyle": "-", "linewidth": 0.8, "alpha": 0.7},
+}
 
 
 def _draw_references(axes: Any, references: Sequence[ReferenceLine]) -> list[Any]:
@@ -470,10 +511,20 @@ def _draw_references(axes: Any, references: Sequence[ReferenceLine]) -> list[Any
             axes.hlines(value, index - 0.45, index + 0.45, label=label, zorder=3, **style)
             note = line.notes[index] if line.notes else ""
             if note:
-                notes.append(axes.annotate(note, (index + 0.45, value), fontsize=6, color=style["color"], va="center",
-                                           xytext=(2, 0), textcoords="offset points", annotation_clip=False, zorder=5,
-                                           bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none",
-                                                 "alpha": 0.8}))     # legible over the bars it may cross
+                notes.append(
+                    axes.annotate(
+                        note,
+                        (index + 0.45, value),
+                        fontsize=6,
+                        color=style["color"],
+                        va="center",
+                        xytext=(2, 0),
+                        textcoords="offset points",
+                        annotation_clip=False,
+                        zorder=5,
+                        bbox={"boxstyle": "square,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8},
+                    )
+                )  # legible over the bars it may cross
     return notes
 
 
@@ -495,8 +546,7 @@ def write_heatmaps(path: str | Path, panels: Sequence[HeatmapPanel], mark: str |
         top = max((max(row) for row in panel.counts if row), default=0)
         for i, row in enumerate(panel.counts):
             for j, count in enumerate(row):
-                axes.text(j, i, str(count), ha="center", va="center", fontsize=7,
-                          color="white" if top and count > top / 2 else "black")
+                axes.text(j, i, str(count), ha="center", va="center", fontsize=7, color="white" if top and count > top / 2 else "black")
         axes.set_xticks(range(len(panel.columns)), list(panel.columns), rotation=30, ha="right", fontsize=7)
         axes.set_yticks(range(len(panel.rows)), list(panel.rows), fontsize=7)
         axes.set_xlabel(panel.xlabel)

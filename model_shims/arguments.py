@@ -24,7 +24,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any
 
-LAUNCHER_ARGS = ("batch_size", "max_batch_size", "device")   # lmms-eval's --batch_size / --device, passed to every model
+LAUNCHER_ARGS = ("batch_size", "max_batch_size", "device")  # lmms-eval's --batch_size / --device, passed to every model
 
 # model id -> its class (as registered in model_shims/__init__.py's manifests)
 BACKENDS: dict[str, str] = {
@@ -37,10 +37,10 @@ BACKENDS: dict[str, str] = {
 
 SUMMARY: dict[str, str] = {
     "chrono_random": "uniform over each question's answer space (a letter, any subset, any permutation, a year in range, "
-                     "\"1\"/\"2\"); the empty reply to free-text questions; a new draw for each -n repeat. No weights",
-    "chrono_constant": "the same reply to every question (e.g. always \"Qing\", always \"2010\"). No weights",
-    "chrono_grayscale_prior": "two-image \"which is earlier\" questions: the less colourful image (\"grayscale is old\"); "
-                              "else random. No weights",
+    '"1"/"2"); the empty reply to free-text questions; a new draw for each -n repeat. No weights',
+    "chrono_constant": 'the same reply to every question (e.g. always "Qing", always "2010"). No weights',
+    "chrono_grayscale_prior": 'two-image "which is earlier" questions: the less colourful image ("grayscale is old"); '
+    "else random. No weights",
     "chrono_embed": "embedding retrieval (MuseBench retrieval tasks) with a CLIP-family dual encoder and a faiss index",
     "chrono_diffusers": "text-to-image generation (TempViz tasks) with a diffusers pipeline; images cached on disk",
 }
@@ -48,18 +48,23 @@ SUMMARY: dict[str, str] = {
 SEED_HELP = "seed of the draws (default: follows lmms-eval's --seed)"
 HELP: dict[str, dict[str, str]] = {
     "chrono_random": {"seed": SEED_HELP, "device": "torch device (default: the accelerator's)"},
-    "chrono_constant": {"answer": "the reply given to every question", "seed": SEED_HELP,
-                        "device": "torch device (default: the accelerator's)"},
-    "chrono_grayscale_prior": {"tolerance": "saturation difference (0-255) below which the two images count as equally "
-                                            "colourful (then: a random answer)",
-                               "seed": SEED_HELP, "device": "torch device (default: the accelerator's)"},
+    "chrono_constant": {
+        "answer": "the reply given to every question",
+        "seed": SEED_HELP,
+        "device": "torch device (default: the accelerator's)",
+    },
+    "chrono_grayscale_prior": {
+        "tolerance": "saturation difference (0-255) below which the two images count as equally colourful (then: a random answer)",
+        "seed": SEED_HELP,
+        "device": "torch device (default: the accelerator's)",
+    },
     "chrono_embed": {
         "pretrained": "hub id or local folder of the dual encoder (transformers AutoModel + AutoProcessor)",
         "embed_batch_size": "texts or images embedded per forward pass",
         "device": "torch device (default: the accelerator's)",
         "top_k": "ranked ids returned per query",
         "cache_dir": "folder of the cached corpus embeddings (default: $CHRONOTASKS_CACHE/embeddings, else the per-user "
-                     "chronotasks folder)",
+        "chronotasks folder)",
         "max_text_length": "tokens per text (default: the text encoder's window)",
         "dtype": "torch dtype of the model",
         "search_block": "queries per faiss search",
@@ -81,8 +86,10 @@ HELP: dict[str, dict[str, str]] = {
 }
 # model id -> (prefix, what the keys of that family are for)
 ARG_FAMILIES: dict[str, tuple[str, str]] = {
-    "chrono_diffusers": ("judge", "judge=NAME and judge_*=...: the TempViz judge and its settings, handed to the task "
-                                  "(chronotasks/tasks/tempviz/README.md)"),
+    "chrono_diffusers": (
+        "judge",
+        "judge=NAME and judge_*=...: the TempViz judge and its settings, handed to the task (chronotasks/tasks/tempviz/README.md)",
+    ),
 }
 
 
@@ -93,9 +100,9 @@ class ModelArgError(ValueError):
 @dataclass(frozen=True)
 class ModelArg:
     name: str
-    kind: type          # int, float, str or bool
-    optional: bool      # None (or "none"/"") allowed
-    default: Any        # inspect.Parameter.empty: required
+    kind: type  # int, float, str or bool
+    optional: bool  # None (or "none"/"") allowed
+    default: Any  # inspect.Parameter.empty: required
     help: str = ""
 
     @property
@@ -152,8 +159,11 @@ def _convert(arg: ModelArg, value: Any, model_id: str) -> Any:
         raise ModelArgError(f"{model_id}: model_arg {arg.name} needs a value ({arg.kind.__name__})")
     try:
         if arg.kind is bool:
-            return value if isinstance(value, bool) else {"true": True, "yes": True, "1": True,
-                                                          "false": False, "no": False, "0": False}[text.lower()]
+            return (
+                value
+                if isinstance(value, bool)
+                else {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}[text.lower()]
+            )
         if arg.kind is int:
             if isinstance(value, float) and not value.is_integer():
                 raise ValueError(value)
@@ -172,17 +182,24 @@ def check_model_args(cls: type, given: dict[str, Any]) -> dict[str, Any]:
     model_id = model_id_of(cls)
     declared = {arg.name: arg for arg in model_args(cls)}
     family = ARG_FAMILIES.get(model_id, ("", ""))[0]
-    unknown = [key for key in given if key not in declared and key not in LAUNCHER_ARGS
-               and not (family and (key == family or key.startswith(family + "_")))]
+    unknown = [
+        key
+        for key in given
+        if key not in declared and key not in LAUNCHER_ARGS and not (family and (key == family or key.startswith(family + "_")))
+    ]
     if unknown:
         valid = ", ".join(arg.shown() for arg in declared.values())
         extra = f"; and {family}, {family}_*" if family else ""
-        raise ModelArgError(f"{model_id}: unknown model_arg{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
-                            f"valid: {valid}{extra} (`chronotasks models` lists them)")
+        raise ModelArgError(
+            f"{model_id}: unknown model_arg{'s' if len(unknown) > 1 else ''} {', '.join(unknown)}; "
+            f"valid: {valid}{extra} (`chronotasks models` lists them)"
+        )
     missing = [arg.name for arg in declared.values() if arg.required and arg.name not in given]
     if missing:
-        raise ModelArgError(f"{model_id}: --model_args needs {', '.join(f'{m}=...' for m in missing)} "
-                            f"({'; '.join(declared[m].help for m in missing if declared[m].help)})")
+        raise ModelArgError(
+            f"{model_id}: --model_args needs {', '.join(f'{m}=...' for m in missing)} "
+            f"({'; '.join(declared[m].help for m in missing if declared[m].help)})"
+        )
     return {key: _convert(declared[key], value, model_id) if key in declared else value for key, value in given.items()}
 
 

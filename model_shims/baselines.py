@@ -66,7 +66,7 @@ class _Baseline(LauncherModel):
         row read alone costs ~25 µs (one Arrow-to-Python conversion per call); ``select(sorted
         ids).to_list()`` over a chunk costs a few µs a row, and memory stays one chunk of rows."""
         for start in range(0, len(requests), chunk):
-            part = requests[start:start + chunk]
+            part = requests[start : start + chunk]
             wanted: dict[tuple[str, str], set[int]] = defaultdict(set)
             for request in part:
                 _, _, _, doc_id, task, split = request.args[:6]
@@ -86,7 +86,7 @@ class _Baseline(LauncherModel):
 
     def _rng(self, request: Instance) -> random.Random:
         _, _, _, doc_id, task, _ = request.args[:6]
-        return random.Random(_doc_seed(self.seed, task, doc_id, 0))   # (0: the draws runs have always had)
+        return random.Random(_doc_seed(self.seed, task, doc_id, 0))  # (0: the draws runs have always had)
 
     def answer(self, request: Instance, doc: dict[str, Any]) -> str:
         raise NotImplementedError
@@ -140,7 +140,7 @@ def mean_saturation(image) -> float:
 
 
 class GrayscalePriorBaseline(_Baseline):
-    """"The less colourful image is older": picks the lower-saturation image of two.
+    """ "The less colourful image is older": picks the lower-saturation image of two.
 
     Works on documents with exactly two images whose answer space has two
     choices (a letter out of 2, or "1"/"2"): the first choice stands for the

@@ -184,8 +184,14 @@ class DiffusersT2I(LauncherModel):
 
     def _save(self, image, path: Path, prompt: str, batch: list[str]) -> None:
         write_atomically(path, lambda handle: handle.write(sealed_png(image)))
-        meta = {"model": self.model_id, "prompt": prompt, "seed": self.seed,
-                "prompt_seed": prompt_seed(self.seed, prompt), "batch": batch, **self.settings}
+        meta = {
+            "model": self.model_id,
+            "prompt": prompt,
+            "seed": self.seed,
+            "prompt_seed": prompt_seed(self.seed, prompt),
+            "batch": batch,
+            **self.settings,
+        }
         write_atomically(path.with_suffix(".json"), lambda handle: handle.write(json.dumps(meta, ensure_ascii=False).encode()))
 
     def _generate_batch(self, prompts: list[str]) -> list:
@@ -212,6 +218,7 @@ class DiffusersT2I(LauncherModel):
         paths = [self.image_path(p, batch_of[p]) for p in prompts]
         finished = {path: self._finished(path) for path in dict.fromkeys(paths)}
         self.cached += sum(finished.values())
+
         def whole(batch: list[str]) -> bool:
             batch_paths = [self.image_path(p, batch) for p in batch]
             return all(finished[path] if path in finished else self._finished(path) for path in batch_paths)
@@ -229,8 +236,10 @@ class DiffusersT2I(LauncherModel):
         self._wait_for_everyone()
         lost = [str(path) for path in paths if not path.is_file()]
         if lost:
-            raise RuntimeError(f"chrono_diffusers rank {self.rank}: {len(lost)} image(s) another process was to write are not in "
-                               f"{self.image_dir} (e.g. {lost[0]}); output_dir must be one folder all processes share")
+            raise RuntimeError(
+                f"chrono_diffusers rank {self.rank}: {len(lost)} image(s) another process was to write are not in "
+                f"{self.image_dir} (e.g. {lost[0]}); output_dir must be one folder all processes share"
+            )
         return paths
 
     def _gather(self, values: list[str]) -> list[list[str]]:

@@ -115,8 +115,10 @@ def build_index(vectors: np.ndarray, device: str | None = None, use_gpu: str | b
         gpu_index.chrono_resources = resources  # the GPU memory pool must live as long as the index
         return gpu_index
     if str(use_gpu).lower() in ("true", "1", "yes", "gpu"):
-        raise RuntimeError(f"chrono_embed: faiss_gpu={use_gpu} needs a faiss built with GPU support (faiss-gpu) and a cuda device, "
-                           f"have device={device!r}, GPUs seen by faiss: {getattr(faiss, 'get_num_gpus', lambda: 0)()}")
+        raise RuntimeError(
+            f"chrono_embed: faiss_gpu={use_gpu} needs a faiss built with GPU support (faiss-gpu) and a cuda device, "
+            f"have device={device!r}, GPUs seen by faiss: {getattr(faiss, 'get_num_gpus', lambda: 0)()}"
+        )
     return index
 
 
@@ -133,9 +135,19 @@ def search(index, queries: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 class ChronoEmbed(LauncherModel):
-    def __init__(self, pretrained: str, embed_batch_size: int = 32, device: str | None = None, top_k: int = 10,
-                 cache_dir: str | None = None, max_text_length: int | None = None, dtype: str = "float32",
-                 search_block: int = SEARCH_BLOCK, faiss_gpu: str = "auto", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        pretrained: str,
+        embed_batch_size: int = 32,
+        device: str | None = None,
+        top_k: int = 10,
+        cache_dir: str | None = None,
+        max_text_length: int | None = None,
+        dtype: str = "float32",
+        search_block: int = SEARCH_BLOCK,
+        faiss_gpu: str = "auto",
+        **kwargs: Any,
+    ) -> None:
         super().__init__(device=device)
         import torch
         from transformers import AutoModel, AutoProcessor
@@ -161,7 +173,7 @@ class ChronoEmbed(LauncherModel):
         self.max_text_length = int(max_text_length or min(window, tok_max))
         self._indexes: dict[tuple[str, str], tuple[list[str], Any]] = {}
         self._store: EmbeddingStore | None = None
-        self._unreadable_views: dict[str, dict[str, list[str]]] = {}   # image corpus -> artifact id -> views not opened
+        self._unreadable_views: dict[str, dict[str, list[str]]] = {}  # image corpus -> artifact id -> views not opened
 
     # -- encoders ---------------------------------------------------------------------------
     def _features(self, output) -> np.ndarray:
@@ -183,7 +195,7 @@ class ChronoEmbed(LauncherModel):
         """L2-normalised text embeddings, (n, dim)."""
         out = []
         for start in range(0, len(texts), self.batch_size_per_gpu):
-            batch = [t if t else " " for t in texts[start:start + self.batch_size_per_gpu]]
+            batch = [t if t else " " for t in texts[start : start + self.batch_size_per_gpu]]
             inputs = self.processor(text=batch, padding=True, truncation=True, max_length=self.max_text_length, return_tensors="pt")
             inputs = {k: v.to(self.device_name) for k, v in inputs.items()}
             with self._torch.no_grad():
@@ -211,8 +223,9 @@ class ChronoEmbed(LauncherModel):
 
     def text_vectors(self, texts: list[str]) -> np.ndarray:
         """Embeddings of ``texts`` (each distinct text encoded once, ever, under this model)."""
-        return self.store.vectors("text", [text_key(t, self.max_text_length) for t in texts],
-                                  lambda missing: self.embed_texts([texts[n] for n in missing]))
+        return self.store.vectors(
+            "text", [text_key(t, self.max_text_length) for t in texts], lambda missing: self.embed_texts([texts[n] for n in missing])
+        )
 
     def image_vectors(self, keys: list[str | None], load: Callable[[list[int]], list], failed: set[int]) -> np.ndarray:
         """Embeddings of images by key; ``load(positions)`` gives the PIL images of the missing ones,
@@ -220,8 +233,9 @@ class ChronoEmbed(LauncherModel):
         a placeholder for (not stored)."""
 
         def encode(missing: list[int]) -> np.ndarray:
-            out = [self.embed_images(load(missing[s:s + self.batch_size_per_gpu]))
-                   for s in range(0, len(missing), self.batch_size_per_gpu)]
+            out = [
+                self.embed_images(load(missing[s : s + self.batch_size_per_gpu])) for s in range(0, len(missing), self.batch_size_per_gpu)
+            ]
             return np.concatenate(out)
 
         return self.store.vectors("image", keys, encode, failed.__contains__)
@@ -238,6 +252,7 @@ class ChronoEmbed(LauncherModel):
             except DataError as err:
                 unreadable[view] = str(err)
                 raise
+
         return open_doc_image(path, record_id, opener)
 
     # -- corpus -----------------------------------------------------------------------------
@@ -250,21 +265,29 @@ class ChronoEmbed(LauncherModel):
         ids = [str(r["id"]) for r in rows]
         if modality == "text":
             texts = [r["text"] for r in rows]
-            vectors = np.concatenate([self.text_vectors(texts[s:s + CORPUS_CHUNK])
-                                      for s in tqdm(range(0, len(texts), CORPUS_CHUNK), desc=f"embed texts {corpus.name}",
-                                                    disable=self.rank != 0)]) if texts else np.zeros((0, 1), np.float32)
+            vectors = (
+                np.concatenate(
+                    [
+                        self.text_vectors(texts[s : s + CORPUS_CHUNK])
+                        for s in tqdm(range(0, len(texts), CORPUS_CHUNK), desc=f"embed texts {corpus.name}", disable=self.rank != 0)
+                    ]
+                )
+                if texts
+                else np.zeros((0, 1), np.float32)
+            )
         elif modality == "image":
             views = [(i, str(root / p), r["id"]) for i, r in enumerate(rows) for p in r["images"]]
             sums, counts = None, np.zeros(len(rows), np.int64)
             unreadable: dict[str, str] = {}
             for start in tqdm(range(0, len(views), CORPUS_CHUNK), desc=f"embed images {corpus.name}", disable=self.rank != 0):
-                chunk = views[start:start + CORPUS_CHUNK]
+                chunk = views[start : start + CORPUS_CHUNK]
                 failed: set[int] = set()
 
                 def load(missing: list[int], chunk: list = chunk, failed: set[int] = failed) -> list:
                     images = [self.open_view(chunk[n][1], chunk[n][2], unreadable) for n in missing]
                     failed.update(n for n in missing if chunk[n][1] in unreadable)
                     return images
+
                 emb = self.image_vectors([self.store.image_key(path) for _, path, _ in chunk], load, failed)
                 if sums is None:
                     sums = np.zeros((len(rows), emb.shape[1]), np.float32)
@@ -296,21 +319,21 @@ class ChronoEmbed(LauncherModel):
     def _doc_columns(self, task: str, split: str, doc_ids: list[int]) -> dict[str, list]:
         """The query documents' fields as columns, read in one pass (not a ``datasets`` row per query)."""
         docs = self.task_dict[task][split]
-        if hasattr(docs, "select_columns"):          # a datasets.Dataset, as lmms-eval gives it
+        if hasattr(docs, "select_columns"):  # a datasets.Dataset, as lmms-eval gives it
             wanted = [c for c in QUERY_FIELDS if c in docs.column_names]
-            table = docs.select_columns(wanted).with_format("arrow")[0:len(docs)].take(doc_ids)   # a slice applies any indices mapping
+            table = docs.select_columns(wanted).with_format("arrow")[0 : len(docs)].take(doc_ids)  # a slice applies any indices mapping
             return {c: table.column(c).to_pylist() for c in wanted}
         rows = [docs[n] for n in doc_ids]
         return {c: [row.get(c) for row in rows] for c in QUERY_FIELDS}
 
     def generate_until(self, requests: list[Instance]) -> list[str]:
         self.refuse_repeats(requests)
-        args = [request.args for request in requests]     # (context, gen_kwargs, doc_to_visual, doc_id, task, split)
+        args = [request.args for request in requests]  # (context, gen_kwargs, doc_to_visual, doc_id, task, split)
         by_task: dict[tuple[str, str], list[int]] = defaultdict(list)
         for n, arg in enumerate(args):
             by_task[(arg[4], arg[5])].append(n)
         groups: dict[tuple[str, str, str], list[int]] = defaultdict(list)
-        image_paths: list[str | None] = [None] * len(requests)     # an image query shown as its one file
+        image_paths: list[str | None] = [None] * len(requests)  # an image query shown as its one file
         query_ids: list[Any] = [None] * len(requests)
         artifacts: list[Any] = [None] * len(requests)
         for (task, split), members in by_task.items():
@@ -320,15 +343,19 @@ class ChronoEmbed(LauncherModel):
                 if not all(values):
                     doc_id = (columns.get("id") or [None] * len(members))[next(i for i, v in enumerate(values) if not v)]
                     raise ValueError(f"chrono_embed: task {task!r} doc {doc_id!r} has no {field!r}; it answers retrieval tasks only")
-            roots = [root or str(Path(corpus).parent) for corpus, root in zip(columns["corpus"], columns.get("corpus_root") or [None] * len(members))]
+            roots = [
+                root or str(Path(corpus).parent)
+                for corpus, root in zip(columns["corpus"], columns.get("corpus_root") or [None] * len(members))
+            ]
             places = list(zip(columns["corpus"], columns["corpus_modality"], roots))
-            if places.count(places[0]) == len(places):     # the usual case: one corpus a task
+            if places.count(places[0]) == len(places):  # the usual case: one corpus a task
                 groups[places[0]].extend(members)
             else:
                 for where, n in zip(places, members):
                     groups[where].append(n)
-            for n, doc_id, artifact in zip(members, columns.get("id") or [None] * len(members),
-                                           columns.get("artifact_id") or [None] * len(members)):
+            for n, doc_id, artifact in zip(
+                members, columns.get("id") or [None] * len(members), columns.get("artifact_id") or [None] * len(members)
+            ):
                 query_ids[n], artifacts[n] = doc_id, artifact
             if shows_its_file(args[members[0]][2]):
                 for n, paths in zip(members, columns.get("images") or [None] * len(members)):
@@ -340,12 +367,12 @@ class ChronoEmbed(LauncherModel):
             json_ids, index = self._index(corpus, modality, root)
             unreadable = self._unreadable_views.get(str(Path(corpus)), {})
             for start in range(0, len(members), self.search_block):
-                block = members[start:start + self.search_block]
-                if modality == "image":   # text queries
+                block = members[start : start + self.search_block]
+                if modality == "image":  # text queries
                     queries = self.text_vectors([args[n][0] for n in block])
-                else:                     # image queries
+                else:  # image queries
                     queries = self._image_queries(requests, block, image_paths, query_ids)
-                _, found = search(index, queries, self.top_k)   # k <= corpus size: no -1 padding in a flat index
+                _, found = search(index, queries, self.top_k)  # k <= corpus size: no -1 padding in a flat index
                 for n, row in zip(block, found.tolist()):
                     views = unreadable.get(str(artifacts[n])) if unreadable else None
                     tail = f', "unreadable_views": {json.dumps(views, ensure_ascii=False)}' + "}" if views else "}"
@@ -357,16 +384,17 @@ class ChronoEmbed(LauncherModel):
         eval_logger.info(f"chrono_embed: {self.store.summary()}")
         return replies
 
-    def _image_queries(self, requests: list[Instance], block: list[int], paths: list[str | None],
-                       ids: list[Any]) -> np.ndarray:
+    def _image_queries(self, requests: list[Instance], block: list[int], paths: list[str | None], ids: list[Any]) -> np.ndarray:
         """Vectors of the image queries ``block``: one shown as its file is keyed by it and opened as
         ``doc_images`` opens it; any other is shown by the task's ``doc_to_visual`` and not stored."""
         failed: set[int] = set()
         unreadable: dict[str, str] = {}
 
         def load(missing: list[int]) -> list:
-            images = [self.open_view(paths[block[m]], ids[block[m]], unreadable) if paths[block[m]]
-                      else self._query_image(requests[block[m]]) for m in missing]
+            images = [
+                self.open_view(paths[block[m]], ids[block[m]], unreadable) if paths[block[m]] else self._query_image(requests[block[m]])
+                for m in missing
+            ]
             failed.update(m for m in missing if paths[block[m]] in unreadable)
             return images
 

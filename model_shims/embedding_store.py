@@ -39,8 +39,17 @@ from pathlib import Path
 
 import numpy as np
 
-from chronotasks.data.cache_files import (CacheDamage, drop_damaged, file_digest, file_signature, seal, settled,
-                                          sha256_hex, unseal, usable_vectors)
+from chronotasks.data.cache_files import (
+    CacheDamage,
+    drop_damaged,
+    file_digest,
+    file_signature,
+    seal,
+    settled,
+    sha256_hex,
+    unseal,
+    usable_vectors,
+)
 from chronotasks.model_shims.launcher import write_atomically
 
 FLUSH_EVERY = 4096
@@ -85,8 +94,7 @@ class _Shard:
             raise CacheDamage(f"{vectors_file.name}: {err!r}") from None
         want = dim or record.get("dim")
         if vectors.dtype != np.float32 or vectors.shape != (len(keys), want) or record.get("dim") != want:
-            raise CacheDamage(f"{vectors_file.name}: {vectors.dtype} {vectors.shape}, the store holds float32 rows of "
-                              f"dimension {want}")
+            raise CacheDamage(f"{vectors_file.name}: {vectors.dtype} {vectors.shape}, the store holds float32 rows of dimension {want}")
         if not usable_vectors(vectors):
             raise CacheDamage(f"{vectors_file.name}: a row that is not finite or is all zeros")
         self.keys, self.vectors, self.aliases = keys, vectors, aliases
@@ -135,7 +143,7 @@ class EmbeddingStore:
         for keys_file in sorted(self.folder.glob("*.keys.json")):
             vectors_file = keys_file.with_name(keys_file.name.removesuffix(".keys.json") + ".npy")
             if not vectors_file.is_file():
-                continue    # its writer has not written the vectors yet
+                continue  # its writer has not written the vectors yet
             try:
                 shards.append(_Shard(keys_file, vectors_file, self.dim))
             except (CacheDamage, OSError) as err:
@@ -175,23 +183,20 @@ class EmbeddingStore:
         buffer = io.BytesIO()
         np.save(buffer, self._matrix[[self._rows[k] for k in keys]].reshape(len(keys), self._matrix.shape[1]))
         data = buffer.getvalue()
-        record = {"format": FORMAT, "dim": int(self._matrix.shape[1]), "keys": keys, "aliases": aliases,
-                  "vectors_sha256": sha256_hex(data)}
+        record = {"format": FORMAT, "dim": int(self._matrix.shape[1]), "keys": keys, "aliases": aliases, "vectors_sha256": sha256_hex(data)}
         name = uuid.uuid4().hex
         try:
             write_atomically(self.folder / f"{name}.keys.json", lambda handle: handle.write(seal(record)))
             write_atomically(self.folder / f"{name}.npy", lambda handle: handle.write(data))
         except OSError as err:
             self._writable = False
-            log.warning("embedding store %s cannot be written (%s); this run keeps its vectors in memory",
-                        self.folder, err)
+            log.warning("embedding store %s cannot be written (%s); this run keeps its vectors in memory", self.folder, err)
 
     # -- memory -----------------------------------------------------------------------------------
     def _add(self, keys: Sequence[str], vectors: np.ndarray, save: bool = True) -> None:
         vectors = np.asarray(vectors, np.float32)
         if self.dim is not None and vectors.shape[1] != self.dim:
-            raise ValueError(f"{self.folder}: vectors of dimension {vectors.shape[1]} added to a store of "
-                             f"dimension {self.dim}")
+            raise ValueError(f"{self.folder}: vectors of dimension {vectors.shape[1]} added to a store of dimension {self.dim}")
         if self._matrix is None:
             self._matrix = np.empty((max(1024, len(keys)), vectors.shape[1]), np.float32)
             self.dim = vectors.shape[1]
@@ -199,9 +204,9 @@ class EmbeddingStore:
         need = self._size + len(fresh)
         if need > len(self._matrix):
             grown = np.empty((max(need, 2 * len(self._matrix)), self._matrix.shape[1]), np.float32)
-            grown[:self._size] = self._matrix[:self._size]
+            grown[: self._size] = self._matrix[: self._size]
             self._matrix = grown
-        self._matrix[self._size:need] = vectors if len(fresh) == len(keys) else vectors[fresh]
+        self._matrix[self._size : need] = vectors if len(fresh) == len(keys) else vectors[fresh]
         for row, n in enumerate(fresh, self._size):
             self._rows[keys[n]] = row
         self._size = need
@@ -210,8 +215,9 @@ class EmbeddingStore:
             if len(self._unsaved) >= self.flush_every:
                 self.flush()
 
-    def vectors(self, kind: str, keys: Sequence[str | None], encode: Callable[[list[int]], np.ndarray],
-                failed: Callable[[int], bool] | None = None) -> np.ndarray:
+    def vectors(
+        self, kind: str, keys: Sequence[str | None], encode: Callable[[list[int]], np.ndarray], failed: Callable[[int], bool] | None = None
+    ) -> np.ndarray:
         """The vectors of ``keys`` in order, shape (len(keys), dim) (read-only where they are a run of the store's own rows).
 
         Keys not in the store are encoded once each: ``encode(positions)`` gets the positions (in
@@ -222,7 +228,7 @@ class EmbeddingStore:
         self.requested[kind] += len(keys)
         rows = self._rows
         missing, seen = [], set()
-        for n in [n for n, key in enumerate(keys) if key is None or key not in rows]:    # one item per new key
+        for n in [n for n, key in enumerate(keys) if key is None or key not in rows]:  # one item per new key
             key = keys[n]
             if key is None or key not in seen:
                 missing.append(n)
@@ -242,12 +248,12 @@ class EmbeddingStore:
                 first = {keys[n]: m for m, n in enumerate(missing) if keys[n] in placeholders}
                 unkeyed.update({n: fresh[first[key]] for n, key in enumerate(keys) if key in placeholders})
                 keys = [None if key in placeholders else key for key in keys]
-        if self._matrix is None:      # nothing keyed: every vector is in unkeyed
+        if self._matrix is None:  # nothing keyed: every vector is in unkeyed
             return np.stack([unkeyed[n] for n in range(len(keys))]) if keys else np.zeros((0, 0), np.float32)
         lookup = map(rows.__getitem__, keys) if not unkeyed else (rows[k] if k is not None else 0 for k in keys)
         where = np.fromiter(lookup, np.int64, len(keys))
         if not unkeyed and len(where) and where[-1] - where[0] == len(where) - 1 and (np.diff(where) == 1).all():
-            view = self._matrix[where[0]:where[-1] + 1]     # stored in this order (a corpus, a rerun): no copy
+            view = self._matrix[where[0] : where[-1] + 1]  # stored in this order (a corpus, a rerun): no copy
             view.flags.writeable = False
             return view
         out = self._matrix[where]
@@ -256,7 +262,7 @@ class EmbeddingStore:
         return out
 
     def summary(self) -> str:
-        """"images encoded 71 of 284 requested; texts encoded 0 of 213 requested" (what this run asked)."""
+        """ "images encoded 71 of 284 requested; texts encoded 0 of 213 requested" (what this run asked)."""
         return "; ".join(f"{kind}s encoded {self.encoded[kind]} of {self.requested[kind]} requested" for kind in sorted(self.requested))
 
 

@@ -41,10 +41,12 @@ from lmms_eval.api.model import lmms
 
 from chronotasks.data.errors import SettingsError
 
-REPEATS_REFUSED = ("lmms-eval -n {repeats}: lmms-eval scores only the first of the {repeats} replies to each question, "
-                   "so the figures would be one draw's; chronotasks refuses repeats. For run-to-run spread run once "
-                   "per seed (--seed 1, --seed 2, ...; a separate --output_path each) and give every run folder to "
-                   "`chronotasks report`.")
+REPEATS_REFUSED = (
+    "lmms-eval -n {repeats}: lmms-eval scores only the first of the {repeats} replies to each question, "
+    "so the figures would be one draw's; chronotasks refuses repeats. For run-to-run spread run once "
+    "per seed (--seed 1, --seed 2, ...; a separate --output_path each) and give every run folder to "
+    "`chronotasks report`."
+)
 
 
 class LauncherModel(lmms):
@@ -67,7 +69,7 @@ class LauncherModel(lmms):
             self._device = self.accelerator.device
         else:
             self._device = torch.device(device)
-        destroy_process_group_at_exit()   # (a no-op at exit in one process: no group)
+        destroy_process_group_at_exit()  # (a no-op at exit in one process: no group)
 
     @property
     def device(self):

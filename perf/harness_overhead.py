@@ -47,18 +47,37 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 FAMILIES = {  # family -> its benchmark folder and task files (the files its tasks read)
     "chrono_demo": ("chrono_demo", ["pair.jsonl", "period.jsonl"]),
-    "tabvlm_chrono": ("tabvlm", ["style_period.jsonl", "sequence.jsonl", "technique.jsonl", "material.jsonl",
-                                 "grouping.jsonl", "odd_one_out.jsonl"]),
-    "chronovision": ("chronovision", ["artifacts_loc.jsonl", "artifacts_sort_intra.jsonl", "artifacts_sort_cross.jsonl",
-                                      "shortcut.jsonl", "news_year.jsonl", "news_multimodal.jsonl"]),
+    "tabvlm_chrono": (
+        "tabvlm",
+        ["style_period.jsonl", "sequence.jsonl", "technique.jsonl", "material.jsonl", "grouping.jsonl", "odd_one_out.jsonl"],
+    ),
+    "chronovision": (
+        "chronovision",
+        [
+            "artifacts_loc.jsonl",
+            "artifacts_sort_intra.jsonl",
+            "artifacts_sort_cross.jsonl",
+            "shortcut.jsonl",
+            "news_year.jsonl",
+            "news_multimodal.jsonl",
+        ],
+    ),
     "musebench_vqa": ("musebench", ["vqa.jsonl"]),
-    "musebench_retrieval": ("musebench", [f"retrieval_{d}_{s}.jsonl" for d in ("i2t", "t2i")
-                                          for s in ("structural", "structural_nl", "descriptive")]),
+    "musebench_retrieval": (
+        "musebench",
+        [f"retrieval_{d}_{s}.jsonl" for d in ("i2t", "t2i") for s in ("structural", "structural_nl", "descriptive")],
+    ),
     "tempviz": ("tempviz", ["landscapes.jsonl", "animals.jsonl", "buildings.jsonl", "maps.jsonl", "artworks.jsonl"]),
 }
 # variant groups (circular/ and gray/ sub-folders): the same task files as their base family
-VARIANTS = ("chrono_demo_circular", "tabvlm_chrono_circular", "chronovision_circular",
-            "tabvlm_chrono_gray", "chronovision_gray", "musebench_gray")
+VARIANTS = (
+    "chrono_demo_circular",
+    "tabvlm_chrono_circular",
+    "chronovision_circular",
+    "tabvlm_chrono_gray",
+    "chronovision_gray",
+    "musebench_gray",
+)
 TARGET_MS = 0.15
 
 
@@ -77,8 +96,10 @@ def scaled_data(demo: Path, out: Path, records: int, unique_size: tuple[int, int
             scaled = [{**rows[i % len(rows)], "id": f"{rows[i % len(rows)]['id']}~{i // len(rows)}"} for i in range(n)]
             if unique_size:
                 for i, row in enumerate(scaled):
-                    row["images"] = [_unique_jpeg(out / benchmark, rel, f"{Path(name).stem}_{i}_{k}", unique_size, enlarged)
-                                     for k, rel in enumerate(row.get("images") or [])]
+                    row["images"] = [
+                        _unique_jpeg(out / benchmark, rel, f"{Path(name).stem}_{i}_{k}", unique_size, enlarged)
+                        for k, rel in enumerate(row.get("images") or [])
+                    ]
             write_jsonl(out / benchmark / name, scaled)
     return out
 
@@ -106,8 +127,8 @@ def time_hooks(family: str) -> dict[str, float]:
     from lmms_eval.api.instance import Instance
     from lmms_eval.tasks import TaskManager, get_task_dict
 
-    from chronotasks.tasks import TASKS_DIR, leaf_tasks
     from chronotasks.model_shims.baselines import RandomBaseline
+    from chronotasks.tasks import TASKS_DIR, leaf_tasks
 
     datasets.disable_progress_bars()
     tasks = leaf_tasks(get_task_dict([family], TaskManager(include_path=str(TASKS_DIR), verbosity="ERROR")))
@@ -125,8 +146,12 @@ def time_hooks(family: str) -> dict[str, float]:
         start = time.perf_counter()
         contexts = [config.doc_to_text(doc, kwargs) for doc in docs]
         totals["doc_to_text"] += time.perf_counter() - start
-        requests = [Instance("generate_until", (ctx, {}, task.doc_to_visual, n, name, "test"), idx=0,
-                             metadata={"task": name, "doc_id": n, "repeats": 1}) for n, ctx in enumerate(contexts)]
+        requests = [
+            Instance(
+                "generate_until", (ctx, {}, task.doc_to_visual, n, name, "test"), idx=0, metadata={"task": name, "doc_id": n, "repeats": 1}
+            )
+            for n, ctx in enumerate(contexts)
+        ]
         start = time.perf_counter()
         replies = [reply.strip() for reply in model.generate_until(requests)]
         totals["model"] += time.perf_counter() - start
@@ -139,7 +164,7 @@ def time_hooks(family: str) -> dict[str, float]:
         start = time.perf_counter()
         aggregations = task.aggregation()
         for metric, values in per_metric.items():
-            if metric in aggregations:   # (process_results also logs fields that are no metric, e.g. data_origin)
+            if metric in aggregations:  # (process_results also logs fields that are no metric, e.g. data_origin)
                 aggregations[metric](values)
         totals["aggregations"] += time.perf_counter() - start
         sample = list(range(0, len(docs), max(1, len(docs) // 200)))  # images: a sample of records is enough
@@ -189,12 +214,31 @@ def whole_run(family: str, data_root: Path, work: Path, threads: int) -> tuple[f
     lmms-eval's own CLI: its time excludes lmms-eval's start-up (imports, task index)."""
     from chronotasks.tasks import TASKS_DIR
 
-    env = {**os.environ, "CHRONOTASKS_DATA": str(data_root), "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
-           "OMP_NUM_THREADS": str(threads), "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+    env = {
+        **os.environ,
+        "CHRONOTASKS_DATA": str(data_root),
+        "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+        "OMP_NUM_THREADS": str(threads),
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "TOKENIZERS_PARALLELISM": "false",
+    }
     out = work / f"out_{family}_{time.monotonic_ns()}"
     timing = out.with_suffix(".seconds")
-    command = [sys.executable, "-c", RUNNER, str(timing), "--model", "chrono_random", "--tasks", family,
-               "--include_path", str(TASKS_DIR), "--output_path", str(out)]
+    command = [
+        sys.executable,
+        "-c",
+        RUNNER,
+        str(timing),
+        "--model",
+        "chrono_random",
+        "--tasks",
+        family,
+        "--include_path",
+        str(TASKS_DIR),
+        "--output_path",
+        str(out),
+    ]
     start = time.perf_counter()
     with open(work / "run.log", "ab") as log:
         proc = subprocess.Popen(command, env=env, cwd=work, stdout=log, stderr=subprocess.STDOUT)
@@ -215,15 +259,31 @@ def best_run(family: str, data_root: Path, work: Path, threads: int, repeats: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--records", type=int, nargs=2, default=[3000, 30000], metavar=("SMALL", "LARGE"),
-                        help="records per family in the two whole runs (hooks are timed on LARGE)")
-    parser.add_argument("--families", nargs="+", default=list(FAMILIES), choices=[*FAMILIES, *VARIANTS],
-                        help="task families (groups) to time; the variant groups read their base family's files")
+    parser.add_argument(
+        "--records",
+        type=int,
+        nargs=2,
+        default=[3000, 30000],
+        metavar=("SMALL", "LARGE"),
+        help="records per family in the two whole runs (hooks are timed on LARGE)",
+    )
+    parser.add_argument(
+        "--families",
+        nargs="+",
+        default=list(FAMILIES),
+        choices=[*FAMILIES, *VARIANTS],
+        help="task families (groups) to time; the variant groups read their base family's files",
+    )
     parser.add_argument("--no-runs", action="store_true", help="only our hooks, no lmms-eval subprocess runs")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeats", type=int, default=2, help="whole runs per size; the fastest counts")
-    parser.add_argument("--unique-images", type=int, nargs=2, metavar=("W", "H"),
-                        help="every image of every record a JPEG file of its own, W x H (e.g. 1024 768)")
+    parser.add_argument(
+        "--unique-images",
+        type=int,
+        nargs=2,
+        metavar=("W", "H"),
+        help="every image of every record a JPEG file of its own, W x H (e.g. 1024 768)",
+    )
     args = parser.parse_args()
     os.environ.update(OMP_NUM_THREADS=str(args.threads), HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", TOKENIZERS_PARALLELISM="false")
     import torch
@@ -232,9 +292,11 @@ def main() -> None:
     from chronotasks.benchmarks import write_demo_data
 
     small, large = args.records
-    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {args.threads} thread(s), Python {platform.python_version()}, "
-          f"torch {torch.__version__}; records per family: {small:,} and {large:,}"
-          + (f"; every image a JPEG of its own, {args.unique_images[0]}x{args.unique_images[1]}" if args.unique_images else ""))
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} CPUs, {args.threads} thread(s), Python {platform.python_version()}, "
+        f"torch {torch.__version__}; records per family: {small:,} and {large:,}"
+        + (f"; every image a JPEG of its own, {args.unique_images[0]}x{args.unique_images[1]}" if args.unique_images else "")
+    )
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         write_demo_data(work / "demo", seed=0)
@@ -244,52 +306,79 @@ def main() -> None:
         rows = []
         for family in args.families:
             timed = []
-            for n in (small, small, large):     # the small size twice: the first pass holds the one-off warm-up
+            for n in (small, small, large):  # the small size twice: the first pass holds the one-off warm-up
                 os.environ["CHRONOTASKS_DATA"] = str(roots[n])
                 timed.append(time_hooks(family))
             hooks = per_record(*timed)
             timed = {small: timed[1], large: timed[2]}
             ours = sum(hooks[s] for s in STEPS)
-            row = {"family": family, "records": timed[large]["records"], **hooks, "ours": ours,
-                   "warmup": sum(hooks[f"{s}_warmup"] for s in STEPS)}
+            row = {
+                "family": family,
+                "records": timed[large]["records"],
+                **hooks,
+                "ours": ours,
+                "warmup": sum(hooks[f"{s}_warmup"] for s in STEPS),
+            }
             if not args.no_runs:
-                (t1, e1, m1, s1), (t2, e2, m2, s2) = (best_run(family, roots[n], work, args.threads, args.repeats)
-                                                      for n in (small, large))
+                (t1, e1, m1, s1), (t2, e2, m2, s2) = (best_run(family, roots[n], work, args.threads, args.repeats) for n in (small, large))
                 records = (timed[small]["records"], timed[large]["records"])
                 # (chronovision's shortcut file feeds two tasks, so a family can have more records than --records)
                 extra = records[1] - records[0]
-                row.update(run_records=records, wall=(t1, t2), evaluate=(e1, e2), evaluate_ms=e2 / records[1] * 1e3,
-                           slope_ms=(e2 - e1) / extra * 1e3, rss=(m1, m2), rss_per_1k=(m2 - m1) / extra * 1e3, status=max(s1, s2))
+                row.update(
+                    run_records=records,
+                    wall=(t1, t2),
+                    evaluate=(e1, e2),
+                    evaluate_ms=e2 / records[1] * 1e3,
+                    slope_ms=(e2 - e1) / extra * 1e3,
+                    rss=(m1, m2),
+                    rss_per_1k=(m2 - m1) / extra * 1e3,
+                    status=max(s1, s2),
+                )
             rows.append(row)
             print(json.dumps({k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()}), flush=True)
         print_table(rows, args.no_runs)
 
 
 def print_table(rows: list[dict], no_runs: bool) -> None:
-    print("\nOur hooks per record (ms; the slope between the two sizes) — in a chrono_random run; doc_to_visual is what a "
-          "VLM adds by opening images; warm-up: the one-off part, ms per run:\n")
-    print("| family | records | process_docs | doc_to_text | chrono_random | process_results | aggregations | **our share** "
-          f"| / {TARGET_MS} ms target | warm-up ms | doc_to_visual |")
+    print(
+        "\nOur hooks per record (ms; the slope between the two sizes) — in a chrono_random run; doc_to_visual is what a "
+        "VLM adds by opening images; warm-up: the one-off part, ms per run:\n"
+    )
+    print(
+        "| family | records | process_docs | doc_to_text | chrono_random | process_results | aggregations | **our share** "
+        f"| / {TARGET_MS} ms target | warm-up ms | doc_to_visual |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
-        print(f"| {r['family']} | {r['records']:,} | {r['process_docs']:.3f} | {r['doc_to_text']:.3f} | {r['model']:.3f} "
-              f"| {r['process_results']:.3f} | {r['aggregations']:.3f} | **{r['ours']:.3f}** | {r['ours'] / TARGET_MS:.2f} "
-              f"| {r['warmup']:.0f} | {r['doc_to_visual']:.2f} |")
+        print(
+            f"| {r['family']} | {r['records']:,} | {r['process_docs']:.3f} | {r['doc_to_text']:.3f} | {r['model']:.3f} "
+            f"| {r['process_results']:.3f} | {r['aggregations']:.3f} | **{r['ours']:.3f}** | {r['ours'] / TARGET_MS:.2f} "
+            f"| {r['warmup']:.0f} | {r['doc_to_visual']:.2f} |"
+        )
     if not no_runs:
-        print("\nWhole chrono_random lmms-eval runs (the per-record times exclude lmms-eval's start-up: time inside "
-              "simple_evaluate; slope = between the two sizes):\n")
-        print("| family | records (small, large) | wall s | simple_evaluate s | ms / record (large run) | ms / record (slope) "
-              "| our share | peak RSS MiB | RSS MiB / 1k records | exit |")
+        print(
+            "\nWhole chrono_random lmms-eval runs (the per-record times exclude lmms-eval's start-up: time inside "
+            "simple_evaluate; slope = between the two sizes):\n"
+        )
+        print(
+            "| family | records (small, large) | wall s | simple_evaluate s | ms / record (large run) | ms / record (slope) "
+            "| our share | peak RSS MiB | RSS MiB / 1k records | exit |"
+        )
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in rows:
-            print(f"| {r['family']} | {r['run_records'][0]:,}, {r['run_records'][1]:,} | {r['wall'][0]:.1f}, {r['wall'][1]:.1f} "
-                  f"| {r['evaluate'][0]:.1f}, {r['evaluate'][1]:.1f} | {r['evaluate_ms']:.3f} | {r['slope_ms']:.3f} "
-                  f"| {r['ours'] / r['evaluate_ms']:.0%} | {r['rss'][0]:.0f}, {r['rss'][1]:.0f} | {r['rss_per_1k']:.1f} | {r['status']} |")
+            print(
+                f"| {r['family']} | {r['run_records'][0]:,}, {r['run_records'][1]:,} | {r['wall'][0]:.1f}, {r['wall'][1]:.1f} "
+                f"| {r['evaluate'][0]:.1f}, {r['evaluate'][1]:.1f} | {r['evaluate_ms']:.3f} | {r['slope_ms']:.3f} "
+                f"| {r['ours'] / r['evaluate_ms']:.0%} | {r['rss'][0]:.0f}, {r['rss'][1]:.0f} | {r['rss_per_1k']:.1f} | {r['status']} |"
+            )
     worst = max(rows, key=lambda r: r["ours"])
-    print(f"\nRESULT our share per record: max {worst['ours']:.3f} ms ({worst['family']}); target <= {TARGET_MS} ms: "
-          f"{'met' if worst['ours'] <= TARGET_MS else 'NOT met'} on every family" if all(r["ours"] <= TARGET_MS for r in rows)
-          else f"\nRESULT our share per record: max {worst['ours']:.3f} ms ({worst['family']}); target <= {TARGET_MS} ms: NOT met on "
-          + ", ".join(r["family"] for r in rows if r["ours"] > TARGET_MS))
+    print(
+        f"\nRESULT our share per record: max {worst['ours']:.3f} ms ({worst['family']}); target <= {TARGET_MS} ms: "
+        f"{'met' if worst['ours'] <= TARGET_MS else 'NOT met'} on every family"
+        if all(r["ours"] <= TARGET_MS for r in rows)
+        else f"\nRESULT our share per record: max {worst['ours']:.3f} ms ({worst['family']}); target <= {TARGET_MS} ms: NOT met on "
+        + ", ".join(r["family"] for r in rows if r["ours"] > TARGET_MS)
+    )
 
 
 if __name__ == "__main__":

@@ -52,7 +52,7 @@ def unit_rows(rng: np.random.Generator, n: int, dim: int, chunk: int = 16384) ->
     out = np.empty((n, dim), np.float32)
     for start in range(0, n, chunk):
         block = rng.standard_normal((min(chunk, n - start), dim), dtype=np.float32)
-        out[start:start + len(block)] = block / np.linalg.norm(block, axis=1, keepdims=True)
+        out[start : start + len(block)] = block / np.linalg.norm(block, axis=1, keepdims=True)
     return out
 
 
@@ -79,38 +79,50 @@ def one_scale(args, scale: float, model_dir: Path, work: Path) -> dict:
     (folder / "views").mkdir(parents=True)
     texts = [f"artifact {i}: bronze vessel, Shang dynasty" for i in range(n_corpus)]
     write_jsonl(folder / "corpus.jsonl", [{"id": f"artifact{i}", "text": t} for i, t in enumerate(texts)])
-    stub = b"\x89PNG\r\n\x1a\n"   # keyed by their bytes (distinct), never decoded: their vectors are in the store
+    stub = b"\x89PNG\r\n\x1a\n"  # keyed by their bytes (distinct), never decoded: their vectors are in the store
     paths = [str(folder / "views" / f"{n}.png") for n in range(n_queries)]
     for n, path in enumerate(paths):
         with open(path, "wb") as handle:
             handle.write(stub + n.to_bytes(8, "little"))
-    docs = datasets.Dataset.from_dict({"id": [f"q{n}" for n in range(n_queries)], "images": [[p] for p in paths],
-                                       "corpus": [str(folder / "corpus.jsonl")] * n_queries,
-                                       "corpus_modality": ["text"] * n_queries, "corpus_root": [str(folder)] * n_queries})
+    docs = datasets.Dataset.from_dict(
+        {
+            "id": [f"q{n}" for n in range(n_queries)],
+            "images": [[p] for p in paths],
+            "corpus": [str(folder / "corpus.jsonl")] * n_queries,
+            "corpus_modality": ["text"] * n_queries,
+            "corpus_root": [str(folder)] * n_queries,
+        }
+    )
 
     model = ChronoEmbed(pretrained=str(model_dir), cache_dir=str(folder / "cache"), top_k=args.k)
     store_folder = model.cache_dir / model._model_key()
-    time.sleep(SETTLE_SECONDS)     # the files settle: a later run may know them by their signature
+    time.sleep(SETTLE_SECONDS)  # the files settle: a later run may know them by their signature
     seed = EmbeddingStore(store_folder, dim=args.dim)
     seed._add([text_key(t, model.max_text_length) for t in texts], corpus)
     start = time.perf_counter()
-    image_keys = [seed.image_key(p) for p in paths]     # a cold run's content keys: each file read and hashed
+    image_keys = [seed.image_key(p) for p in paths]  # a cold run's content keys: each file read and hashed
     t_cold_keys = time.perf_counter() - start
     seed._add(image_keys, queries)
     seed.flush()
     del seed
     start = time.perf_counter()
-    model._store = EmbeddingStore(store_folder, dim=args.dim)   # the one-off load (of --dim, not the tiny model's)
+    model._store = EmbeddingStore(store_folder, dim=args.dim)  # the one-off load (of --dim, not the tiny model's)
     t_load = time.perf_counter() - start
     start = time.perf_counter()
-    json_ids, index = model._index(str(folder / "corpus.jsonl"), "text", str(folder))   # corpus vectors + index build
+    json_ids, index = model._index(str(folder / "corpus.jsonl"), "text", str(folder))  # corpus vectors + index build
     t_index = time.perf_counter() - start
     model.task_dict["musebench_retrieval_structural_i2t"] = {"test": docs}
-    requests = [Instance("generate_until", ("", {}, doc_images, n, "musebench_retrieval_structural_i2t", "test"), idx=0,
-                         metadata={"task": "musebench_retrieval_structural_i2t", "doc_id": n, "repeats": 1})
-                for n in range(n_queries)]
+    requests = [
+        Instance(
+            "generate_until",
+            ("", {}, doc_images, n, "musebench_retrieval_structural_i2t", "test"),
+            idx=0,
+            metadata={"task": "musebench_retrieval_structural_i2t", "doc_id": n, "repeats": 1},
+        )
+        for n in range(n_queries)
+    ]
     ours, one = [], []
-    for _ in range(args.repeats):   # alternated, so both see the same moments of a shared machine
+    for _ in range(args.repeats):  # alternated, so both see the same moments of a shared machine
         start = time.perf_counter()
         replies = model.generate_until(requests)
         ours.append(time.perf_counter() - start)
@@ -127,10 +139,21 @@ def one_scale(args, scale: float, model_dir: Path, work: Path) -> dict:
     agree = (ref_idx == found[sample]).all(axis=1)
     ties_only = np.abs(faiss_scores - ref_scores).max(axis=1) < 1e-5
     faiss.omp_set_num_threads(args.threads)
-    return {"scale": scale, "queries": n_queries, "corpus": n_corpus, "ours": min(ours), "one": min(one), "same": same,
-            "load": t_load, "index": t_index, "cold_keys": t_cold_keys, "agree": int(agree.sum()),
-            "ties": int((~agree & ties_only).sum()),
-            "real": int((~agree & ~ties_only).sum()), "sample": len(sample)}
+    return {
+        "scale": scale,
+        "queries": n_queries,
+        "corpus": n_corpus,
+        "ours": min(ours),
+        "one": min(one),
+        "same": same,
+        "load": t_load,
+        "index": t_index,
+        "cold_keys": t_cold_keys,
+        "agree": int(agree.sum()),
+        "ties": int((~agree & ties_only).sum()),
+        "real": int((~agree & ~ties_only).sum()),
+        "sample": len(sample),
+    }
 
 
 def content_key_cost(work: Path, files: int, size_kb: int, views: int) -> None:
@@ -154,43 +177,78 @@ def content_key_cost(work: Path, files: int, size_kb: int, views: int) -> None:
     cold = time.perf_counter() - start
     store._add(keys, np.ones((files, 4), np.float32))
     store.flush()
-    cache_files._digests.clear()                     # a new process: only the store's signatures are known
+    cache_files._digests.clear()  # a new process: only the store's signatures are known
     warm_store = EmbeddingStore(folder / "store", dim=4)
     start = time.perf_counter()
     assert [warm_store.image_key(p) for p in paths] == keys
     warm = time.perf_counter() - start
-    print(f"content keys, {files:,} files of {size_kb} KB: cold (read + SHA-256) {cold / files * 1e6:.0f} us per file "
-          f"({files * size_kb / 1024 / cold:.0f} MB/s; {cold / files * views:.1f} s for {views:,} views), "
-          f"warm (signature) {warm / files * 1e6:.1f} us per file ({warm / files * views:.2f} s for {views:,} views)")
+    print(
+        f"content keys, {files:,} files of {size_kb} KB: cold (read + SHA-256) {cold / files * 1e6:.0f} us per file "
+        f"({files * size_kb / 1024 / cold:.0f} MB/s; {cold / files * views:.1f} s for {views:,} views), "
+        f"warm (signature) {warm / files * 1e6:.1f} us per file ({warm / files * views:.2f} s for {views:,} views)"
+    )
 
 
 def demo_run(model_dir: Path, work: Path) -> None:
     data = work / "demo"
-    env = {**os.environ, "CHRONOTASKS_DATA": str(data), "CHRONOTASKS_CACHE": str(work / "demo_cache"), "HF_HUB_OFFLINE": "1",
-           "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
-    subprocess.run([sys.executable, "-m", "chronotasks.cli", "demo-data", "--out", str(data), "--benchmarks", "musebench"],
-                   env=env, check=True, capture_output=True)
-    from chronotasks.data.loading import read_jsonl
-    from chronotasks.tasks import TASKS_DIR
+    env = {
+        **os.environ,
+        "CHRONOTASKS_DATA": str(data),
+        "CHRONOTASKS_CACHE": str(work / "demo_cache"),
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": f"{REPO}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+    }
+    subprocess.run(
+        [sys.executable, "-m", "chronotasks.cli", "demo-data", "--out", str(data), "--benchmarks", "musebench"],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     from tiny_models import make_tiny_chinese_clip
 
-    texts = [r["text"] for s in ("structural", "structural_nl", "descriptive")
-             for r in read_jsonl(data / "musebench" / "retrieval" / f"corpus_text_{s}.jsonl")]
+    from chronotasks.data.loading import read_jsonl
+    from chronotasks.tasks import TASKS_DIR
+
+    texts = [
+        r["text"]
+        for s in ("structural", "structural_nl", "descriptive")
+        for r in read_jsonl(data / "musebench" / "retrieval" / f"corpus_text_{s}.jsonl")
+    ]
     clip = make_tiny_chinese_clip(work / "demo_clip", texts)
     views = {p for a in read_jsonl(data / "musebench" / "retrieval" / "corpus_images.jsonl") for p in a["images"]}
     print(f"\ndemo data: {len(views)} distinct views, {len(set(texts))} distinct texts")
     for run in ("first run", "rerun"):
-        proc = subprocess.run([sys.executable, "-m", "lmms_eval", "--model", "chrono_embed", "--model_args", f"pretrained={clip}",
-                               "--tasks", "musebench_retrieval", "--include_path", str(TASKS_DIR), "--output_path", str(work / "demo_out")],
-                              env=env, capture_output=True, text=True, check=False)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "lmms_eval",
+                "--model",
+                "chrono_embed",
+                "--model_args",
+                f"pretrained={clip}",
+                "--tasks",
+                "musebench_retrieval",
+                "--include_path",
+                str(TASKS_DIR),
+                "--output_path",
+                str(work / "demo_out"),
+            ],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
         line = next((ln for ln in (proc.stdout + proc.stderr).splitlines() if "chrono_embed: " in ln and "encoded" in ln), None)
         if line is None:
             print(f"{run}: no log line (exit {proc.returncode})")
             continue
-        line = re.sub(r"\x1b\[[0-9;]*m", "", line)      # (loguru's colours)
-        counts = {kind: int(n) for kind, n in re.findall(r"(\w+)s encoded (\d+)", line)}   # "images encoded 71 of 284 requested"
-        ratio = f"images encoded per distinct view {counts.get('image', 0) / len(views):.2f}, texts per distinct text " \
-                f"{counts.get('text', 0) / len(set(texts)):.2f}"
+        line = re.sub(r"\x1b\[[0-9;]*m", "", line)  # (loguru's colours)
+        counts = {kind: int(n) for kind, n in re.findall(r"(\w+)s encoded (\d+)", line)}  # "images encoded 71 of 284 requested"
+        ratio = (
+            f"images encoded per distinct view {counts.get('image', 0) / len(views):.2f}, texts per distinct text "
+            f"{counts.get('text', 0) / len(set(texts)):.2f}"
+        )
         print(f"{run}: {line.split('chrono_embed: ', 1)[1].strip()} ({ratio})")
 
 
@@ -214,24 +272,32 @@ def main() -> None:
 
     faiss.omp_set_num_threads(args.threads)
     threadpool_limits(args.threads)
-    print(f"machine: {platform.processor() or platform.machine()}, {args.threads} thread(s), faiss {faiss.__version__}, "
-          f"numpy {np.__version__}; dim {args.dim}, top-{args.k}, best of {args.repeats}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {args.threads} thread(s), faiss {faiss.__version__}, "
+        f"numpy {np.__version__}; dim {args.dim}, top-{args.k}, best of {args.repeats}"
+    )
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         model_dir = tiny_model(work)
         for scale in (float(s) for s in args.scales.split(",")):
             rows.append(one_scale(args, scale, model_dir, work))
-        print("\n| scale | queries x corpus | one faiss call (s) | generate_until (s) | ms / query beyond faiss | ratio |"
-              " rankings equal | store load (s) | index build (s) | cold content keys (s) |\n"
-              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print(
+            "\n| scale | queries x corpus | one faiss call (s) | generate_until (s) | ms / query beyond faiss | ratio |"
+            " rankings equal | store load (s) | index build (s) | cold content keys (s) |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+        )
         for r in rows:
-            print(f"| {r['scale']:g} | {r['queries']:,} x {r['corpus']:,} | {r['one']:.2f} | {r['ours']:.2f} | "
-                  f"{(r['ours'] - r['one']) / r['queries'] * 1e3:.4f} | {r['ours'] / r['one']:.2f} | "
-                  f"{r['same']:,} / {r['queries']:,} | {r['load']:.2f} | {r['index']:.2f} | {r['cold_keys']:.2f} |")
+            print(
+                f"| {r['scale']:g} | {r['queries']:,} x {r['corpus']:,} | {r['one']:.2f} | {r['ours']:.2f} | "
+                f"{(r['ours'] - r['one']) / r['queries'] * 1e3:.4f} | {r['ours'] / r['one']:.2f} | "
+                f"{r['same']:,} / {r['queries']:,} | {r['load']:.2f} | {r['index']:.2f} | {r['cold_keys']:.2f} |"
+            )
         for r in rows:
-            print(f"scale {r['scale']:g}: numpy reference on {r['sample']:,} queries: identical top-{args.k} {r['agree']:,}, "
-                  f"differing only within float32 ties {r['ties']}, real differences {r['real']}")
+            print(
+                f"scale {r['scale']:g}: numpy reference on {r['sample']:,} queries: identical top-{args.k} {r['agree']:,}, "
+                f"differing only within float32 ties {r['ties']}, real differences {r['real']}"
+            )
         worst = max(r["ours"] / r["one"] for r in rows)
         print(f"RESULT worst ratio generate_until / one faiss call = {worst:.2f} (target <= 1.2: {'met' if worst <= 1.2 else 'NOT met'})")
         for size_kb in (int(k) for k in args.hash_kb.split(",") if args.hash_files):

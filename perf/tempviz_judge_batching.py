@@ -39,9 +39,18 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "tempviz"))
 
-SUBJECTS = ["an Aardvark that is one month old", "a koala that is 36 years old", "a red fox in europe in january",
-            "a lake in europe in july", "the berlin wall before 1989", "a map of africa in 1914", "an alpaca that is 10 years old",
-            "a baroque artwork", "a city in the evening", "a forest in europe in october"]
+SUBJECTS = [
+    "an Aardvark that is one month old",
+    "a koala that is 36 years old",
+    "a red fox in europe in january",
+    "a lake in europe in july",
+    "the berlin wall before 1989",
+    "a map of africa in 1914",
+    "an alpaca that is 10 years old",
+    "a baroque artwork",
+    "a city in the evening",
+    "a forest in europe in october",
+]
 
 
 def best_of(repeats: int, runs: dict) -> dict[str, tuple[float, float]]:
@@ -77,8 +86,10 @@ def main() -> None:
     from chronotasks.benchmarks.tempviz.judges import JudgeConfig, judge_batch, judge_image
 
     torch.set_num_threads(args.threads)
-    print(f"machine: {platform.machine()}, torch {torch.__version__}, {args.threads} thread(s); "
-          f"{args.images} images of {args.size}x{args.size} px, batch {args.batch}")
+    print(
+        f"machine: {platform.machine()}, torch {torch.__version__}, {args.threads} thread(s); "
+        f"{args.images} images of {args.size}x{args.size} px, batch {args.batch}"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         rng = np.random.default_rng(0)
@@ -88,11 +99,22 @@ def main() -> None:
             base = rng.integers(0, 256, 3)
             Image.fromarray(np.clip(base + rng.normal(0, 40, (args.size, args.size, 3)), 0, 255).astype(np.uint8)).save(path)
             subject = f"{SUBJECTS[n % len(SUBJECTS)]}, view {n}"  # every prompt distinct, as in a TempViz task
-            pairs.append((str(path), {"id": f"Animals-{n}", "prompt": f"Create a photorealistic image of {subject}.",
-                                      "prompt_body": f"a photorealistic image of {subject}.", "temporal_cue": subject}))
+            pairs.append(
+                (
+                    str(path),
+                    {
+                        "id": f"Animals-{n}",
+                        "prompt": f"Create a photorealistic image of {subject}.",
+                        "prompt_body": f"a photorealistic image of {subject}.",
+                        "temporal_cue": subject,
+                    },
+                )
+            )
         models = {"clipscore": make_tiny_clip(root / "clip"), "caption": build_tiny_blip(root / "blip")}
-        print("\n| judge | per image: wall s (images/s) | batched: wall s (images/s) | speed-up, wall | speed-up, CPU time "
-              "| same verdicts (accepted) |\n|---|---:|---:|---:|---:|---|")
+        print(
+            "\n| judge | per image: wall s (images/s) | batched: wall s (images/s) | speed-up, wall | speed-up, CPU time "
+            "| same verdicts (accepted) |\n|---|---:|---:|---:|---:|---|"
+        )
         for judge in args.judges:
             base = {"judge": judge, "judge_model": str(models[judge]), "judge_device": "cpu"}
             one = JudgeConfig.from_mapping({**base, "judge_batch_size": "1", "judge_threshold": "0"})
@@ -104,18 +126,27 @@ def main() -> None:
             _, i = max((ordered[j + 1] - ordered[j], j) for j in range(max(0, mid - 8), min(len(ordered) - 1, mid + 8)))
             threshold = (ordered[i] + ordered[i + 1]) / 2
             many = JudgeConfig.from_mapping({**base, "judge_batch_size": str(args.batch), "judge_threshold": repr(threshold)})
-            timed = best_of(args.repeats, {"one": lambda: [judge_image(path, doc, one) for path, doc in pairs],
-                                           "many": lambda: judge_batch(pairs, many)})
+            timed = best_of(
+                args.repeats,
+                {
+                    "one": lambda one=one: [judge_image(path, doc, one) for path, doc in pairs],
+                    "many": lambda many=many: judge_batch(pairs, many),
+                },
+            )
             (t_one, c_one), (t_many, c_many) = timed["one"], timed["many"]
             batched = judge_batch(pairs, many)
             same = all(b["accept"] == (a["score"] >= threshold) and abs(a["score"] - b["score"]) <= 1e-5 for a, b in zip(singles, batched))
             n, accepted = len(pairs), sum(bool(v["accept"]) for v in batched)
-            print(f"| {judge} | {t_one:.2f} ({n / t_one:.0f}) | {t_many:.2f} ({n / t_many:.0f}) | {t_one / t_many:.1f}x "
-                  f"| {c_one / c_many:.1f}x | {same} ({accepted}/{n}) |")
+            print(
+                f"| {judge} | {t_one:.2f} ({n / t_one:.0f}) | {t_many:.2f} ({n / t_many:.0f}) | {t_one / t_many:.1f}x "
+                f"| {c_one / c_many:.1f}x | {same} ({accepted}/{n}) |"
+            )
             if judge == "clipscore":
                 wall, cpu = t_one / t_many, c_one / c_many
-                print(f"RESULT clipscore batched / per-image speed-up: wall {wall:.1f}x (target >= 5: "
-                      f"{'met' if wall >= 5 else 'NOT met'}), CPU time {cpu:.1f}x; verdicts identical: {same}")
+                print(
+                    f"RESULT clipscore batched / per-image speed-up: wall {wall:.1f}x (target >= 5: "
+                    f"{'met' if wall >= 5 else 'NOT met'}), CPU time {cpu:.1f}x; verdicts identical: {same}"
+                )
 
 
 if __name__ == "__main__":

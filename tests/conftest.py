@@ -49,15 +49,18 @@ def release_excerpts() -> Path:
 def seed_data() -> Path:
     """Whole copies of the public releases, read-only: the checks of every record (counts, the papers' tables)."""
     if not SEED_DATA:
-        pytest.skip("needs the whole public releases: set CHRONOTASKS_SEED_DATA to a folder with tabvlm/, chronovision/ "
-                    "and tempviz/ (see tests/release_excerpts/README.md)")
+        pytest.skip(
+            "needs the whole public releases: set CHRONOTASKS_SEED_DATA to a folder with tabvlm/, chronovision/ "
+            "and tempviz/ (see tests/release_excerpts/README.md)"
+        )
     if not Path(SEED_DATA).is_dir():
         pytest.fail(f"CHRONOTASKS_SEED_DATA={SEED_DATA}: no such folder")
     return Path(SEED_DATA)
 
 
-def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dict | None = None, timeout: int = 600,
-                  nproc: int = 1) -> dict:
+def run_lmms_eval(
+    *args: str, data_root: Path, output_path: Path, extra_env: dict | None = None, timeout: int = 600, nproc: int = 1
+) -> dict:
     """Run the real ``lmms-eval`` launcher in a subprocess with our tasks, return its results JSON.
 
     ``args`` are lmms-eval arguments (``--model``, ``--tasks``, ...); the task
@@ -77,7 +80,7 @@ def run_lmms_eval(*args: str, data_root: Path, output_path: Path, extra_env: dic
         command = [sys.executable, *launcher, "-m", "lmms_eval", *arguments]
         proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout, cwd=output_path.parent, check=False)
     output_path.mkdir(parents=True, exist_ok=True)
-    (output_path / "lmms_eval.log").write_text(proc.stdout + proc.stderr, encoding="utf-8")   # what the run printed
+    (output_path / "lmms_eval.log").write_text(proc.stdout + proc.stderr, encoding="utf-8")  # what the run printed
     files = sorted(glob.glob(str(output_path / "**" / "*_results.json"), recursive=True))
     if proc.returncode != 0 or not files:
         raise AssertionError(f"lmms-eval failed (exit {proc.returncode}):\n{proc.stdout[-6000:]}\n{proc.stderr[-6000:]}")

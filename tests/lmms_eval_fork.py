@@ -39,8 +39,9 @@ class ForkServer:
     _lock = threading.Lock()
 
     def __init__(self, env: dict[str, str]) -> None:
-        self.proc = subprocess.Popen([sys.executable, __file__, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     env=env, text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True, bufsize=1
+        )
         ready = self.proc.stdout.readline()
         if json.loads(ready or "{}").get("ready") is not True:
             raise RuntimeError(f"the lmms-eval fork server did not start (said {ready!r}, exit {self.proc.poll()})")
@@ -55,8 +56,14 @@ class ForkServer:
 
     def run(self, args: list[str], env: dict[str, str], cwd: Path, stdout: Path, stderr: Path, timeout: float) -> int:
         """lmms-eval's exit status for ``args``; its output in the two files."""
-        request = {"args": [os.fspath(a) for a in args], "env": {k: os.fspath(v) for k, v in env.items()}, "cwd": str(cwd),
-                   "stdout": str(stdout), "stderr": str(stderr), "timeout": timeout}   # (as subprocess takes them: paths too)
+        request = {
+            "args": [os.fspath(a) for a in args],
+            "env": {k: os.fspath(v) for k, v in env.items()},
+            "cwd": str(cwd),
+            "stdout": str(stdout),
+            "stderr": str(stderr),
+            "timeout": timeout,
+        }  # (as subprocess takes them: paths too)
         with self._lock:
             self.proc.stdin.write(json.dumps(request) + "\n")
             self.proc.stdin.flush()
@@ -89,12 +96,13 @@ def run(arguments: list, env: dict, cwd: Path, timeout: float, log: Path | None 
     with tempfile.TemporaryDirectory() as folder:
         out, err = (Path(log), Path(log)) if log is not None else (Path(folder) / "stdout", Path(folder) / "stderr")
         status = ForkServer.get(server_env).run(arguments, env, cwd, out, err, timeout)
-        if status == 128 + signal.SIGALRM:     # past its time
+        if status == 128 + signal.SIGALRM:  # past its time
             raise subprocess.TimeoutExpired(["lmms_eval", *arguments], timeout)
         if log is not None:
             return subprocess.CompletedProcess(["lmms_eval", *arguments], status, None, None)
-        return subprocess.CompletedProcess(["lmms_eval", *arguments], status, out.read_text(errors="replace"),
-                                           err.read_text(errors="replace"))
+        return subprocess.CompletedProcess(
+            ["lmms_eval", *arguments], status, out.read_text(errors="replace"), err.read_text(errors="replace")
+        )
 
 
 # -- the server process --------------------------------------------------------------------------------
@@ -115,7 +123,7 @@ def _index_once() -> None:
         return index["own"]
 
     TaskManager._get_task_and_group = get_task_and_group
-    TaskManager("ERROR")                # indexes lmms-eval's folder (as every run's TaskManager does first)
+    TaskManager("ERROR")  # indexes lmms-eval's folder (as every run's TaskManager does first)
 
 
 def _child(request: dict, reply_fd: int) -> None:
@@ -126,24 +134,26 @@ def _child(request: dict, reply_fd: int) -> None:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
-        targets = {path: os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
-                   for path in {request["stdout"], request["stderr"]}}     # one file for both: one description, in order
+        targets = {
+            path: os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o644)
+            for path in {request["stdout"], request["stderr"]}
+        }  # one file for both: one description, in order
         os.dup2(targets[request["stdout"]], 1)
         os.dup2(targets[request["stderr"]], 2)
         for target in targets.values():
             os.close(target)
         sys.argv = ["lmms_eval", *request["args"]]
-        if "OMP_NUM_THREADS" in request["env"]:   # read by OpenMP when torch was imported (in the server): set it as a new process has it
+        if "OMP_NUM_THREADS" in request["env"]:  # read by OpenMP when torch was imported (in the server): set it as a new process has it
             import torch
 
             torch.set_num_threads(int(request["env"]["OMP_NUM_THREADS"]))
-        signal.alarm(int(request.get("timeout") or 0))   # a run past its time ends as a timeout would
+        signal.alarm(int(request.get("timeout") or 0))  # a run past its time ends as a timeout would
         from lmms_eval.__main__ import cli_evaluate
 
         try:
             cli_evaluate()
             status = 0
-        except SystemExit as stop:   # as the interpreter ends on one: a message is printed, then exit 1
+        except SystemExit as stop:  # as the interpreter ends on one: a message is printed, then exit 1
             if stop.code is not None and not isinstance(stop.code, int):
                 print(stop.code, file=sys.stderr)
             status = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
@@ -161,7 +171,7 @@ def _child(request: dict, reply_fd: int) -> None:
 def serve() -> None:
     reply_fd = os.dup(1)
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)                 # nothing but replies on the reply channel
+    os.dup2(devnull, 1)  # nothing but replies on the reply channel
     import lmms_eval.__main__  # noqa: F401  (the start-up every child shares)
 
     _index_once()

@@ -46,8 +46,14 @@ def count_images(body: dict[str, Any]) -> int:
 
 
 class OpenAIStub:
-    def __init__(self, responder: Callable[[dict[str, Any]], str] | None = None, failures: list[int] | None = None,
-                 fail_every: int | None = None, fail_status: int = 500, delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        responder: Callable[[dict[str, Any]], str] | None = None,
+        failures: list[int] | None = None,
+        fail_every: int | None = None,
+        fail_status: int = 500,
+        delay: float = 0.0,
+    ) -> None:
         self.responder = responder or (lambda body: "ok")
         self.failures = list(failures or [])
         self.fail_every = fail_every
@@ -114,12 +120,17 @@ class OpenAIStub:
                     self._send(status, {"error": {"message": f"stub failure {status}", "type": "stub", "code": status}}, headers)
                     return
                 text = stub.responder(body)
-                self._send(200, {
-                    "id": f"chatcmpl-stub-{len(stub.requests)}", "object": "chat.completion", "created": 0,
-                    "model": body.get("model", "stub"),
-                    "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-                    "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-                })
+                self._send(
+                    200,
+                    {
+                        "id": f"chatcmpl-stub-{len(stub.requests)}",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": body.get("model", "stub"),
+                        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                        "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+                    },
+                )
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True

@@ -28,7 +28,9 @@ class RecordingQwenProcessor(Qwen2_5_VLProcessor):
     def __call__(self, *args, **kwargs):
         record_dir = os.environ.get(RECORD_ENV)
         if record_dir:
-            record(Path(record_dir), kwargs.get("images", args[0] if args else None), kwargs.get("text", args[1] if len(args) > 1 else None))
+            record(
+                Path(record_dir), kwargs.get("images", args[0] if args else None), kwargs.get("text", args[1] if len(args) > 1 else None)
+            )
         return super().__call__(*args, **kwargs)
 
 

@@ -14,13 +14,27 @@ from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.origin import DATA_ORIGIN, DEMO_ORIGIN
 from chronotasks.provenance import BERTSCORE_SAMPLE_KEY
 
-GROUPS = ["chrono_demo", "tabvlm_chrono", "tabvlm_chrono_metadata", "chronovision", "chronovision_news_year_confidence", "musebench_vqa",
-          "musebench_vqa_descriptive", "musebench_retrieval", "tempviz",
-          # variants: CircularEval (circular/ sub-folders) and grayscale images (gray/ sub-folders)
-          "chrono_demo_circular", "tabvlm_chrono_circular", "chronovision_circular",
-          "chrono_demo_gray", "tabvlm_chrono_gray", "chronovision_gray", "musebench_gray",
-          # TAB-VLM under its release protocol (release/ sub-folder)
-          "tabvlm_chrono_release"]
+GROUPS = [
+    "chrono_demo",
+    "tabvlm_chrono",
+    "tabvlm_chrono_metadata",
+    "chronovision",
+    "chronovision_news_year_confidence",
+    "musebench_vqa",
+    "musebench_vqa_descriptive",
+    "musebench_retrieval",
+    "tempviz",
+    # variants: CircularEval (circular/ sub-folders) and grayscale images (gray/ sub-folders)
+    "chrono_demo_circular",
+    "tabvlm_chrono_circular",
+    "chronovision_circular",
+    "chrono_demo_gray",
+    "tabvlm_chrono_gray",
+    "chronovision_gray",
+    "musebench_gray",
+    # TAB-VLM under its release protocol (release/ sub-folder)
+    "tabvlm_chrono_release",
+]
 
 
 @pytest.fixture(scope="module", params=["simple", "chat"])
@@ -41,8 +55,14 @@ def tasks(request, demo_root):
 def test_every_task_builds_its_inputs_for_every_doc(tasks):
     task_type, by_name = tasks
     names = {str(name) for name in by_name}
-    assert {"chrono_demo_pair", "tabvlm_sequence_metadata", "chronovision_shortcut_cot", "musebench_vqa",
-            "musebench_retrieval_structural_nl_t2i", "tempviz_maps"} <= names
+    assert {
+        "chrono_demo_pair",
+        "tabvlm_sequence_metadata",
+        "chronovision_shortcut_cot",
+        "musebench_vqa",
+        "musebench_retrieval_structural_nl_t2i",
+        "tempviz_maps",
+    } <= names
     for name, task in by_name.items():
         for doc in task.test_docs():
             visuals = task.doc_to_visual(doc)
@@ -80,8 +100,8 @@ def test_process_results_logs_every_listed_metric_for_every_doc(tasks):
             out = task.process_results(doc, [reply])
             # the demo records' origin is logged beside the metrics (a report tells demo data by it)
             assert out.get(DATA_ORIGIN) == DEMO_ORIGIN, (name, doc["id"])
-            if str(name).startswith("tempviz"):    # judged on generated images: its items are checked in tests/tempviz
+            if str(name).startswith("tempviz"):  # judged on generated images: its items are checked in tests/tempviz
                 continue
-            keys = set(out) - {DATA_ORIGIN, BERTSCORE_SAMPLE_KEY}   # logged, not aggregated: MuseBench VQA's BERTScore model
+            keys = set(out) - {DATA_ORIGIN, BERTSCORE_SAMPLE_KEY}  # logged, not aggregated: MuseBench VQA's BERTScore model
             assert keys <= listed, (name, keys - listed)
             assert keys == listed, (name, doc["id"], listed - keys)

@@ -41,15 +41,19 @@ def test_under_the_threshold_failed_samples_score_zero_over_it_the_figure_is_nan
     gold = [doc["answer"] for doc in docs]
     wrong = [next(o for o in "ABCD" if o != g) for g in gold]
     unreadable = "I'm not able to date this artifact from the photograph alone."
-    half = [utils.process_results(docs[0], [gold[0]]), utils.process_results(docs[1], [wrong[1]]),
-            utils.process_results(docs[2], [unreadable]), utils.process_results(docs[3], [unreadable])]
+    half = [
+        utils.process_results(docs[0], [gold[0]]),
+        utils.process_results(docs[1], [wrong[1]]),
+        utils.process_results(docs[2], [unreadable]),
+        utils.process_results(docs[3], [unreadable]),
+    ]
     values = [r["accuracy"] for r in half]
     assert [r["parse_failure"] for r in half] == [0.0, 0.0, 1.0, 1.0]
-    assert mean_unless_failed(values) == 0.25          # 2 of 4 failed: exactly half, the figure stands (1 right of 4)
+    assert mean_unless_failed(values) == 0.25  # 2 of 4 failed: exactly half, the figure stands (1 right of 4)
     assert all(isinstance(v, FailedScore) and v.cause == "parse_failure" for v in values[2:])
     assert json.dumps(values) == "[1.0, 0.0, 0.0, 0.0]"  # the logged samples show plain scores
     most = half[:1] + [utils.process_results(docs[1], [unreadable])] + half[2:]
-    assert math.isnan(mean_unless_failed([r["accuracy"] for r in most]))   # 3 of 4 failed
+    assert math.isnan(mean_unless_failed([r["accuracy"] for r in most]))  # 3 of 4 failed
     monkeypatch.setenv(MAX_FAILURE_ENV, "0.8")
     assert mean_unless_failed([r["accuracy"] for r in most]) == 0.25
 
@@ -58,8 +62,13 @@ def test_our_parse_failure_leaves_the_release_reading_standing_an_image_failure_
     """'{"answer": "1 or 2"}': we read no answer, the release's shortcut script reads 1. The
     release reading is a result of its own (its rules decide what it reads); an image that could
     not be opened fails both readings."""
-    unread = {"ACC_B": {"correct": 0.0, "condition": "color"}, "ACC_B_release": {"correct": 1.0, "condition": "color"},
-              "composite_S_release": 0.5, "parse_failure": 1.0, "image_failure": 0.0}
+    unread = {
+        "ACC_B": {"correct": 0.0, "condition": "color"},
+        "ACC_B_release": {"correct": 1.0, "condition": "color"},
+        "composite_S_release": 0.5,
+        "parse_failure": 1.0,
+        "image_failure": 0.0,
+    }
     marked = mark_failures(unread)
     assert marked["ACC_B"]["failed"] == "parse_failure"
     assert "failed" not in marked["ACC_B_release"] and not isinstance(marked["composite_S_release"], FailedScore)
@@ -89,8 +98,9 @@ tenacity.RetryError: RetryError[<Future at 0x7fa87a9adf10 state=finished raised 
     import re
 
     lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in log.splitlines()]
-    assert last_error(lines) == ("DataError: no tabvlm data: /d/tabvlm/style_period.jsonl does not exist; "
-                                 "prepare it with `chronotasks prepare tabvlm`")
+    assert last_error(lines) == (
+        "DataError: no tabvlm data: /d/tabvlm/style_period.jsonl does not exist; prepare it with `chronotasks prepare tabvlm`"
+    )
 
 
 def test_check_refuses_what_it_cannot_read_in_one_line(tmp_path, monkeypatch, capsys):
@@ -101,14 +111,16 @@ def test_check_refuses_what_it_cannot_read_in_one_line(tmp_path, monkeypatch, ca
     assert "the traceback above the last line it printed" in text and "not the run's" not in text
     (tmp_path / "a_file").write_text("")
     assert check(str(tmp_path / "a_file"), capsys=capsys) == (
-        1, f"chronotasks check: error: {tmp_path / 'a_file'} is a file, not a folder (give the run's --output_path)\n")
+        1,
+        f"chronotasks check: error: {tmp_path / 'a_file'} is a file, not a folder (give the run's --output_path)\n",
+    )
     (tmp_path / "a_file").unlink()
     assert check(str(tmp_path), "--max-failure", "2", capsys=capsys)[0] == 1
     monkeypatch.setenv(MAX_FAILURE_ENV, "half")
     status, text = check(str(tmp_path), capsys=capsys)
     assert status == 1 and text.startswith("chronotasks check: error: $CHRONOTASKS_MAX_FAILURE='half'") and text.count("\n") == 1
     monkeypatch.delenv(MAX_FAILURE_ENV)
-    status, text = check(str(tmp_path), capsys=capsys)    # an empty folder: no results
+    status, text = check(str(tmp_path), capsys=capsys)  # an empty folder: no results
     assert status == 1 and "no lmms-eval results" in text
 
 
@@ -118,8 +130,14 @@ def lmms_eval_logged(out: Path, *args: str, data_root: Path, env: dict | None = 
     from chronotasks.tasks import TASKS_DIR
 
     out.mkdir(parents=True)
-    environment = {**os.environ, "CHRONOTASKS_DATA": str(data_root), "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1",
-                   "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]), **(env or {})}
+    environment = {
+        **os.environ,
+        "CHRONOTASKS_DATA": str(data_root),
+        "HF_HUB_OFFLINE": "1",
+        "NO_PROXY": "127.0.0.1",
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]),
+        **(env or {}),
+    }
     done = lmms_eval_fork.run([*args, "--include_path", TASKS_DIR, "--output_path", out], environment, out, 900, log=out / "lmms_eval.log")
     assert done.returncode == 0, (out / "lmms_eval.log").read_text()[-5000:]
     return done
@@ -139,8 +157,19 @@ def check(*args: str, capsys) -> tuple[int, str]:
 @pytest.mark.slow
 def test_replies_all_unreadable_make_the_tasks_and_group_nan_and_check_fails(demo_root, tmp_path, capsys):
     out = tmp_path / "out"
-    lmms_eval_logged(out, "--model", "chrono_constant", "--model_args", "answer=I cannot tell from these photos.",
-                     "--tasks", "chrono_demo", "--limit", "6", "--log_samples", data_root=demo_root)
+    lmms_eval_logged(
+        out,
+        "--model",
+        "chrono_constant",
+        "--model_args",
+        "answer=I cannot tell from these photos.",
+        "--tasks",
+        "chrono_demo",
+        "--limit",
+        "6",
+        "--log_samples",
+        data_root=demo_root,
+    )
     results = results_of(out)["results"]
     for task in ("chrono_demo_period", "chrono_demo_pair", "chrono_demo"):
         assert math.isnan(results[task]["accuracy,none"]), task
@@ -149,7 +178,7 @@ def test_replies_all_unreadable_make_the_tasks_and_group_nan_and_check_fails(dem
     assert status == 1
     assert "chrono_demo_period: parse_failure 1.00 > 0.50" in text and "chrono_demo_pair: parse_failure 1.00 > 0.50" in text
     assert "commonest unreadable reply (6 of 6): 'I cannot tell from these photos.'" in text
-    assert check(str(out), "chrono_demo", "--max-failure", "1", capsys=capsys)[0] == 0   # the rule off
+    assert check(str(out), "chrono_demo", "--max-failure", "1", capsys=capsys)[0] == 0  # the rule off
 
 
 @pytest.mark.slow
@@ -158,11 +187,27 @@ def test_unreadable_replies_make_chronovision_s_and_s_release_nan(demo_root, tmp
     tasks have no release scorer (S_release uses our reading there), so their S_release terms fail with ours;
     before, they stood at 0.0 and 0.0417 and the group's S_release at 0.0833."""
     out = tmp_path / "out"
-    lmms_eval_logged(out, "--model", "chrono_constant", "--model_args", "answer=I cannot tell from these photos.",
-                     "--tasks", "chronovision", "--limit", "6", data_root=demo_root)
+    lmms_eval_logged(
+        out,
+        "--model",
+        "chrono_constant",
+        "--model_args",
+        "answer=I cannot tell from these photos.",
+        "--tasks",
+        "chronovision",
+        "--limit",
+        "6",
+        data_root=demo_root,
+    )
     results = results_of(out)["results"]
-    terms = ("chronovision_artifacts_loc", "chronovision_artifacts_sort_intra", "chronovision_artifacts_sort_cross",
-             "chronovision_shortcut", "chronovision_news_year", "chronovision_news_multimodal")
+    terms = (
+        "chronovision_artifacts_loc",
+        "chronovision_artifacts_sort_intra",
+        "chronovision_artifacts_sort_cross",
+        "chronovision_shortcut",
+        "chronovision_news_year",
+        "chronovision_news_multimodal",
+    )
     for task in terms:
         assert results[task]["parse_failure,none"] == 1.0, task
         assert math.isnan(results[task]["composite_S,none"]), task
@@ -177,8 +222,11 @@ def test_a_task_run_on_its_own_is_checked_too():
     from chronotasks.check import task_problems
     from chronotasks.reporting import RunResults
 
-    results = {"results": {"musebench_vqa": {"alias": "musebench_vqa", "bertscore,none": 0.5, "image_failure,none": 0.75}},
-               "group_subtasks": {"musebench_vqa": []}, "n-samples": {"musebench_vqa": {"original": 4, "effective": 4}}}
+    results = {
+        "results": {"musebench_vqa": {"alias": "musebench_vqa", "bertscore,none": 0.5, "image_failure,none": 0.75}},
+        "group_subtasks": {"musebench_vqa": []},
+        "n-samples": {"musebench_vqa": {"original": 4, "effective": 4}},
+    }
     from chronotasks.check import _leaves
 
     assert _leaves("musebench_vqa", results["group_subtasks"]) == ["musebench_vqa"]
@@ -199,8 +247,12 @@ def test_a_healthy_run_passes_and_missing_tasks_are_named(chronovision_random_ru
     broken = copy.deepcopy(results)
     del broken["results"]["chronovision_shortcut"]
     broken["n-samples"]["chronovision_news_year"]["effective"] = 0
-    problems = task_problems(RunResults(out / "x_results.json", broken), ["chronovision_shortcut", "chronovision_news_year",
-                                                                          "chronovision_artifacts_loc"], 0.5, [])
+    problems = task_problems(
+        RunResults(out / "x_results.json", broken),
+        ["chronovision_shortcut", "chronovision_news_year", "chronovision_artifacts_loc"],
+        0.5,
+        [],
+    )
     assert [p.line() for p in problems] == ["chronovision_shortcut: no results", "chronovision_news_year: no results"]
 
 
@@ -210,8 +262,19 @@ def test_lmms_eval_exits_0_after_an_error_but_check_fails_with_the_real_error(de
     makes task loading fail: lmms-eval prints a traceback and exits 0 with no results; the check
     exits 1 with the error itself, not the RetryError that wraps it."""
     out = tmp_path / "bertscore"
-    lmms_eval_logged(out, "--model", "chrono_constant", "--model_args", "answer=清代", "--tasks", "musebench_vqa", "--limit", "3",
-                     data_root=demo_root, env={"CHRONOTASKS_BERTSCORE_MODEL": str(tmp_path / "no-such-model")})
+    lmms_eval_logged(
+        out,
+        "--model",
+        "chrono_constant",
+        "--model_args",
+        "answer=清代",
+        "--tasks",
+        "musebench_vqa",
+        "--limit",
+        "3",
+        data_root=demo_root,
+        env={"CHRONOTASKS_BERTSCORE_MODEL": str(tmp_path / "no-such-model")},
+    )
     assert "Error during evaluation" in (out / "lmms_eval.log").read_text()
     status, text = check(str(out), "musebench_vqa", capsys=capsys)
     assert status == 1 and "no lmms-eval results" in text and "no-such-model" in text, text
@@ -241,15 +304,28 @@ def test_a_judge_that_always_fails_is_not_a_score(tiny_sd, demo_root, tmp_path, 
 
     out = tmp_path / "out"
     with OpenAIStub(responder=lambda body: "Yes.", fail_every=1, fail_status=500) as stub:
-        model_args = (f"pretrained={tiny_sd},num_inference_steps=2,height=64,width=64,seed=0,batch_size=1,"
-                      f"output_dir={tmp_path / 'images'},judge=vlm_direct,judge_model=stub-vlm,judge_base_url={stub.base_url},"
-                      f"judge_api_key=sk-test,judge_max_retries=1,judge_cache_dir={tmp_path / 'judge_cache'}")
-        lmms_eval_logged(out, "--model", "chrono_diffusers", "--model_args", model_args, "--tasks", "tempviz",
-                         "--limit", "2", "--log_samples", data_root=demo_root)
+        model_args = (
+            f"pretrained={tiny_sd},num_inference_steps=2,height=64,width=64,seed=0,batch_size=1,"
+            f"output_dir={tmp_path / 'images'},judge=vlm_direct,judge_model=stub-vlm,judge_base_url={stub.base_url},"
+            f"judge_api_key=sk-test,judge_max_retries=1,judge_cache_dir={tmp_path / 'judge_cache'}"
+        )
+        lmms_eval_logged(
+            out,
+            "--model",
+            "chrono_diffusers",
+            "--model_args",
+            model_args,
+            "--tasks",
+            "tempviz",
+            "--limit",
+            "2",
+            "--log_samples",
+            data_root=demo_root,
+        )
     assert stub.statuses and set(stub.statuses) == {500}
     results = results_of(out)["results"]
     tasks = ("tempviz_landscapes", "tempviz_animals", "tempviz_buildings", "tempviz_maps", "tempviz_artworks")
-    for task in (*tasks, "tempviz"):   # every task and the group row: NaN, with the failure rate beside
+    for task in (*tasks, "tempviz"):  # every task and the group row: NaN, with the failure rate beside
         assert results[task]["judge_failure,none"] == 1.0, (task, results[task])
         assert math.isnan(results[task]["acceptance,none"]) and math.isnan(results[task]["score,none"]), (task, results[task])
     status, text = check(str(out), "tempviz", capsys=capsys)

@@ -25,8 +25,16 @@ MAPPED = {"prompts": "chronotasks.prompts", "model_shims": "chronotasks.model_sh
 
 # layer -> layers it must not import ("chronotasks.tasks" etc. are prefixes of module names)
 FORBIDDEN = {
-    "chronotasks.scoring": ("chronotasks.data", "chronotasks.benchmarks", "chronotasks.tasks", "chronotasks.model_shims",
-                            "chronotasks.prompts", "chronotasks.reporting", "chronotasks.chat_client", "chronotasks.cli"),
+    "chronotasks.scoring": (
+        "chronotasks.data",
+        "chronotasks.benchmarks",
+        "chronotasks.tasks",
+        "chronotasks.model_shims",
+        "chronotasks.prompts",
+        "chronotasks.reporting",
+        "chronotasks.chat_client",
+        "chronotasks.cli",
+    ),
     "chronotasks.data": ("chronotasks.benchmarks", "chronotasks.tasks", "chronotasks.model_shims", "chronotasks.cli"),
     "chronotasks.benchmarks": ("chronotasks.tasks", "chronotasks.model_shims", "chronotasks.cli"),
     "chronotasks.tasks": ("chronotasks.model_shims", "chronotasks.cli"),

@@ -39,6 +39,7 @@ SAME_IMAGE = 0.03  # mean absolute difference (0..1) of 16x16 thumbnails under w
 GEN = ("--gen_kwargs", "max_new_tokens=8")
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
+
 @dataclass
 class Expected:
     simple_text: list[str]  # what a simple model must be given (doc_to_text, cut at its "<image>" marks)
@@ -98,7 +99,8 @@ def assert_each_document_sent_once(calls: list[tuple[str, list[Image.Image]]], e
     matched = []
     for text, images in calls:
         candidates = sorted(
-            (distance(images, exp.images), key) for key, exp in expected.items()
+            (distance(images, exp.images), key)
+            for key, exp in expected.items()
             if len(exp.images) == len(images) and all(piece in text for piece in getattr(exp, f"{mode}_text"))
         )
         assert candidates, f"no document has this call's text and {len(images)} images:\n{text[:600]}"
@@ -136,11 +138,28 @@ def run_recorded(model_args: list[str], demo_root: Path, run_dir: Path) -> tuple
     from chronotasks.tasks import TASKS_DIR
 
     record, out = run_dir / "record", run_dir / "out"
-    env = {**os.environ, "CHRONOTASKS_DATA": str(demo_root), "HF_HUB_OFFLINE": "1",
-           "CHRONOTASKS_BERTSCORE_MODEL": gt.get_model_path(),
-           "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), str(REPO_ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
-    command = [sys.executable, str(REPO_ROOT / "tests" / "recording_processor.py"), str(record), *model_args,
-               "--tasks", VLM_TASKS, "--limit", str(LIMIT), *GEN, "--include_path", str(TASKS_DIR), "--output_path", str(out)]
+    env = {
+        **os.environ,
+        "CHRONOTASKS_DATA": str(demo_root),
+        "HF_HUB_OFFLINE": "1",
+        "CHRONOTASKS_BERTSCORE_MODEL": gt.get_model_path(),
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), str(REPO_ROOT / "tests"), os.environ.get("PYTHONPATH", "")]),
+    }
+    command = [
+        sys.executable,
+        str(REPO_ROOT / "tests" / "recording_processor.py"),
+        str(record),
+        *model_args,
+        "--tasks",
+        VLM_TASKS,
+        "--limit",
+        str(LIMIT),
+        *GEN,
+        "--include_path",
+        str(TASKS_DIR),
+        "--output_path",
+        str(out),
+    ]
     proc = subprocess.run(command, env=env, capture_output=True, text=True, timeout=900, cwd=run_dir)
     files = sorted(out.rglob("*_results.json"))
     assert proc.returncode == 0 and files, f"lmms-eval failed (exit {proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-8000:]}"
@@ -193,9 +212,19 @@ def request_text(body: dict) -> str:
 def test_openai_classes_send_each_documents_images_in_order_and_template_text(model, expected, demo_root, tmp_path, lmms_eval_runner):
     with OpenAIStub(responder=lambda body: "A") as stub:
         lmms_eval_runner(
-            "--model", model, "--model_args", f"model=stub-vlm,base_url={stub.base_url},api_key=sk-test",
-            "--tasks", VLM_TASKS, "--limit", str(LIMIT), *GEN, data_root=demo_root, output_path=tmp_path / "out",
-            extra_env={"CHRONOTASKS_BERTSCORE_MODEL": gt.get_model_path(), "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1"})
+            "--model",
+            model,
+            "--model_args",
+            f"model=stub-vlm,base_url={stub.base_url},api_key=sk-test",
+            "--tasks",
+            VLM_TASKS,
+            "--limit",
+            str(LIMIT),
+            *GEN,
+            data_root=demo_root,
+            output_path=tmp_path / "out",
+            extra_env={"CHRONOTASKS_BERTSCORE_MODEL": gt.get_model_path(), "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1"},
+        )
         bodies = list(stub.requests)
     assert all(status == 200 for status in stub.statuses)
     assert_each_document_sent_once([(request_text(b), request_images(b)) for b in bodies], expected, "chat")
@@ -229,9 +258,18 @@ def test_openai_class_reads_png_shortcut_images(demo_root, tmp_path, lmms_eval_r
     root = png_shortcut_data(demo_root, tmp_path / "data")
     with OpenAIStub(responder=lambda body: '{"answer": "1"}') as stub:
         results = lmms_eval_runner(
-            "--model", "openai", "--model_args", f"model=stub-vlm,base_url={stub.base_url},api_key=sk-test",
-            "--tasks", "chronovision_shortcut", *GEN, "--log_samples", data_root=root, output_path=tmp_path / "out",
-            extra_env={"HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1", "CHRONOVISION_GRAY_CACHE": str(tmp_path / "gray")})
+            "--model",
+            "openai",
+            "--model_args",
+            f"model=stub-vlm,base_url={stub.base_url},api_key=sk-test",
+            "--tasks",
+            "chronovision_shortcut",
+            *GEN,
+            "--log_samples",
+            data_root=root,
+            output_path=tmp_path / "out",
+            extra_env={"HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1", "CHRONOVISION_GRAY_CACHE": str(tmp_path / "gray")},
+        )
         bodies = list(stub.requests)
     task = results["results"]["chronovision_shortcut"]
     assert task["image_failure,none"] == 0.0 and task["parse_failure,none"] == 0.0

@@ -74,13 +74,16 @@ def assert_same_scores(one: dict, two: dict) -> None:
 @pytest.fixture(scope="module")
 def tiny_dirs(tmp_path_factory, demo_root):
     from tempviz_tiny import build_tiny_sd
-
     from tiny_models import make_tiny_clip
 
     root = tmp_path_factory.mktemp("mp_models")
     bench = demo_root / "musebench"
     texts = [r["text"] for s in ("structural", "descriptive") for r in read_jsonl(bench / f"retrieval/corpus_text_{s}.jsonl")]
-    return {"cn_clip": make_tiny_chinese_clip(root / "cn_clip", texts), "sd": build_tiny_sd(root / "sd"), "clip": make_tiny_clip(root / "clip")}
+    return {
+        "cn_clip": make_tiny_chinese_clip(root / "cn_clip", texts),
+        "sd": build_tiny_sd(root / "sd"),
+        "clip": make_tiny_clip(root / "clip"),
+    }
 
 
 def backend_args(backend: str, run_dir: Path, tiny: dict) -> tuple[list[str], dict]:
@@ -90,26 +93,44 @@ def backend_args(backend: str, run_dir: Path, tiny: dict) -> tuple[list[str], di
     if backend == "chrono_grayscale_prior":
         return ["--model", "chrono_grayscale_prior", "--tasks", "chronovision_shortcut", "--limit", "7"], {}
     if backend == "chrono_constant":  # non-empty free-text answers: BERTScore on the quickstart's MiniLM
-        return (["--model", "chrono_constant", "--model_args", "answer=清代", "--tasks", "musebench_vqa", "--limit", "9"],
-                {"CHRONOTASKS_BERTSCORE_MODEL": MINILM})
+        return (
+            ["--model", "chrono_constant", "--model_args", "answer=清代", "--tasks", "musebench_vqa", "--limit", "9"],
+            {"CHRONOTASKS_BERTSCORE_MODEL": MINILM},
+        )
     if backend == "chrono_embed":  # each process embeds the corpora into the same fresh cache
-        return (["--model", "chrono_embed", "--model_args", f"pretrained={tiny['cn_clip']},embed_batch_size=1",
-                 "--tasks", "musebench_retrieval_structural_t2i,musebench_retrieval_descriptive_i2t", "--limit", "7"],
-                {"CHRONOTASKS_CACHE": str(run_dir / "cache")})
+        return (
+            [
+                "--model",
+                "chrono_embed",
+                "--model_args",
+                f"pretrained={tiny['cn_clip']},embed_batch_size=1",
+                "--tasks",
+                "musebench_retrieval_structural_t2i,musebench_retrieval_descriptive_i2t",
+                "--limit",
+                "7",
+            ],
+            {"CHRONOTASKS_CACHE": str(run_dir / "cache")},
+        )
     if backend == "chrono_diffusers":
-        model_args = (f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,seed=0,batch_size=1,"
-                      f"output_dir={run_dir / 'images'},judge=clipscore,judge_model={tiny['clip']},judge_threshold=-1")
+        model_args = (
+            f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,seed=0,batch_size=1,"
+            f"output_dir={run_dir / 'images'},judge=clipscore,judge_model={tiny['clip']},judge_threshold=-1"
+        )
         return ["--model", "chrono_diffusers", "--model_args", model_args, "--tasks", "tempviz_animals", "--limit", "3"], {}
     if backend == "chrono_diffusers_batched":  # batches of 2 over the whole group (5 tasks of 4 demo documents)
-        model_args = (f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,seed=0,batch_size=2,"
-                      f"output_dir={run_dir / 'images'},judge=clipscore,judge_model={tiny['clip']},judge_threshold=0.0")
+        model_args = (
+            f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,seed=0,batch_size=2,"
+            f"output_dir={run_dir / 'images'},judge=clipscore,judge_model={tiny['clip']},judge_threshold=0.0"
+        )
         return ["--model", "chrono_diffusers", "--model_args", model_args, "--tasks", "tempviz"], {}
     raise KeyError(backend)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", ["chrono_random", "chrono_grayscale_prior", "chrono_constant", "chrono_embed", "chrono_diffusers",
-                                     "chrono_diffusers_batched"])
+@pytest.mark.parametrize(
+    "backend",
+    ["chrono_random", "chrono_grayscale_prior", "chrono_constant", "chrono_embed", "chrono_diffusers", "chrono_diffusers_batched"],
+)
 def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, lmms_eval_runner):
     runs = {}
     for nproc in (1, 2):
@@ -117,8 +138,14 @@ def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, lmms_e
         run_dir.mkdir()
         args, env = backend_args(backend, run_dir, tiny_dirs)
         out = run_dir / "out"
-        results = lmms_eval_runner(*args, "--log_samples", data_root=demo_root, output_path=out, nproc=nproc,
-                                extra_env={"OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1", **env})
+        results = lmms_eval_runner(
+            *args,
+            "--log_samples",
+            data_root=demo_root,
+            output_path=out,
+            nproc=nproc,
+            extra_env={"OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1", **env},
+        )
         runs[nproc] = (results, logged_samples(out, run_dir), run_dir)
 
     (one, samples_one, dir_one), (two, samples_two, dir_two) = runs[1], runs[2]
@@ -128,8 +155,15 @@ def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, lmms_e
         # record (judge cache), which must agree; the logged samples agree once the verdict is set aside.
         tasks = ["animals"] if backend == "chrono_diffusers" else ["landscapes", "animals", "buildings", "maps", "artworks"]
         for task in tasks:
-            records = [sorted(json.loads(json.dumps(read_jsonl(d / "chrono_judge_cache" / "samples" / f"tempviz_{task}.jsonl"))
-                                         .replace(str(d), "<RUN>")), key=lambda r: r["id"]) for d in (dir_one, dir_two)]
+            records = [
+                sorted(
+                    json.loads(
+                        json.dumps(read_jsonl(d / "chrono_judge_cache" / "samples" / f"tempviz_{task}.jsonl")).replace(str(d), "<RUN>")
+                    ),
+                    key=lambda r: r["id"],
+                )
+                for d in (dir_one, dir_two)
+            ]
             assert len(records[0]) == one["n-samples"][f"tempviz_{task}"]["effective"] and records[1] == records[0]  # compared by id
         assert all("verdict" in s["acceptance"] for s in samples_one.values())
         samples_one, samples_two = (without_verdicts(s) for s in (samples_one, samples_two))
@@ -146,7 +180,7 @@ def test_two_processes_equal_one(backend, demo_root, tiny_dirs, tmp_path, lmms_e
             keys = {name.removesuffix(".keys.json") for name in files if name.endswith(".keys.json")}
             assert keys and {name.removesuffix(".npy") for name in files if name.endswith(".npy")} == keys
             assert len(files) == 2 * len(keys), files
-    if backend.startswith("chrono_diffusers"):   # the same images, byte for byte, whatever the batches' ranks
+    if backend.startswith("chrono_diffusers"):  # the same images, byte for byte, whatever the batches' ranks
         images = {run_dir: sorted((run_dir / "images" / "images").rglob("*.png")) for run_dir in (dir_one, dir_two)}
         assert len(images[dir_one]) == {"chrono_diffusers": 3, "chrono_diffusers_batched": 20}[backend]
         assert [p.relative_to(dir_one) for p in images[dir_one]] == [p.relative_to(dir_two) for p in images[dir_two]]
@@ -180,8 +214,13 @@ def test_a_backend_destroys_the_process_group_before_the_interpreter_finalizes(t
     import subprocess
 
     def exit_state(mode: str) -> str:
-        proc = subprocess.run([sys.executable, "-c", EXIT_PROBE, str(tmp_path / f"store_{mode}"), mode],
-                              capture_output=True, text=True, timeout=300, check=True)
+        proc = subprocess.run(
+            [sys.executable, "-c", EXIT_PROBE, str(tmp_path / f"store_{mode}"), mode],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
         return proc.stdout.strip().splitlines()[-1]
 
     assert exit_state("backend") == "group: False gloo threads: []"

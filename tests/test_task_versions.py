@@ -49,9 +49,7 @@ PINS = Path(__file__).resolve().parent / "task_versions.json"
 PARTS = ("config", "prompts", "answer_space", "scoring")
 SCORING_MODULES = ("chronotasks.scoring", "chronotasks.benchmarks", "chronotasks.failures")
 # prompts rendered when a task's aggregation judges its generated images, not for its documents
-JUDGE_PROMPTS = {
-    "tempviz": ("tempviz/judging.j2", "tempviz/decomposition.j2", "tempviz/standard.j2", "tempviz/vqa_answer.j2")
-}
+JUDGE_PROMPTS = {"tempviz": ("tempviz/judging.j2", "tempviz/decomposition.j2", "tempviz/standard.j2", "tempviz/vqa_answer.j2")}
 
 
 class _TaggedLoader(yaml.SafeLoader):
@@ -76,9 +74,7 @@ def _tree(node: Any) -> Any:
     """A syntax tree as nested lists, the same on every Python version (empty fields left out)."""
     if isinstance(node, ast.AST):
         return [type(node).__name__] + [
-            [key, _tree(value)]
-            for key, value in ast.iter_fields(node)
-            if value not in (None, []) and key != "type_comment"
+            [key, _tree(value)] for key, value in ast.iter_fields(node) if value not in (None, []) and key != "type_comment"
         ]
     return [_tree(item) for item in node] if isinstance(node, list) else repr(node)
 
@@ -87,12 +83,7 @@ def _code(function: Callable) -> Any:
     """A function's code as a syntax tree, without its docstring: comments, docstring and layout do not count."""
     tree = ast.parse(textwrap.dedent(inspect.getsource(inspect.unwrap(function)))).body[0]
     body = getattr(tree, "body", [])
-    if (
-        body
-        and isinstance(body[0], ast.Expr)
-        and isinstance(body[0].value, ast.Constant)
-        and isinstance(body[0].value.value, str)
-    ):
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
         tree.body = body[1:]
     return _tree(tree)
 
@@ -126,9 +117,7 @@ def _in_task_layer(function: Callable) -> bool:
 def scoring_functions(task: Any) -> dict[str, Callable]:
     """{file:name: function}: the task's process_results and aggregations, the task-layer functions
     they reach, and the functions of SCORING_MODULES those call (their own code, not what they call)."""
-    todo = [task.config.process_results] + [
-        m["aggregation"] for m in task.config.metric_list if callable(m["aggregation"])
-    ]
+    todo = [task.config.process_results] + [m["aggregation"] for m in task.config.metric_list if callable(m["aggregation"])]
     found: dict[str, Callable] = {}
     while todo:
         function = inspect.unwrap(todo.pop())
@@ -175,8 +164,9 @@ def recorded_prompts() -> Iterator[set[str]]:
 
 def task_digests(demo_root: Path) -> dict[str, dict[str, Any]]:
     """{task: {"version": str, part: digest for each of PARTS}} for every task of chronotasks/tasks/."""
-    from chronotasks.prompts import source
     from lmms_eval.tasks import TaskManager, get_task_dict
+
+    from chronotasks.prompts import source
 
     old = os.environ.get("CHRONOTASKS_DATA")
     os.environ["CHRONOTASKS_DATA"] = str(demo_root)
@@ -219,9 +209,7 @@ def problems(current: dict[str, dict[str, Any]], pins: dict[str, dict[str, dict[
     for task, now in sorted(current.items()):
         pinned = pins.get(task, {}).get(now["version"])
         if pinned is None:
-            found.append(
-                f"{task}: version {now['version']} is not pinned; run `python tests/test_task_versions.py --update`"
-            )
+            found.append(f"{task}: version {now['version']} is not pinned; run `python tests/test_task_versions.py --update`")
             continue
         changed = [part for part in PARTS if pinned[part] != now[part]]
         if changed:
@@ -293,10 +281,7 @@ if __name__ == "__main__":
         digests = task_digests(Path(folder))
     pins = json.loads(PINS.read_text(encoding="utf-8")) if PINS.exists() else {}
     if sys.argv[1] == "--repin":
-        pins = {
-            task: {v: d for v, d in versions.items() if v != digests.get(task, {}).get("version")}
-            for task, versions in pins.items()
-        }
+        pins = {task: {v: d for v, d in versions.items() if v != digests.get(task, {}).get("version")} for task, versions in pins.items()}
     pins = updated(digests, pins)
     PINS.write_text(json.dumps(pins, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     left = problems(digests, pins)

@@ -55,8 +55,15 @@ def tiny_qwen_tokenizer():
 
     backend = byte_bpe(SPECIAL)
     cls = getattr(transformers, "Qwen2TokenizerFast", None) or transformers.Qwen2Tokenizer
-    return cls(tokenizer_object=backend, eos_token="<|im_end|>", pad_token="<|endoftext|>", unk_token=None, bos_token=None,
-               model_max_length=4096, errors="replace")
+    return cls(
+        tokenizer_object=backend,
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
+        unk_token=None,
+        bos_token=None,
+        model_max_length=4096,
+        errors="replace",
+    )
 
 
 def make_tiny_qwen2_5_vl(out_dir: Path, seed: int = 0, processor_class=None) -> Path:
@@ -72,28 +79,58 @@ def make_tiny_qwen2_5_vl(out_dir: Path, seed: int = 0, processor_class=None) -> 
     out_dir.mkdir(parents=True, exist_ok=True)
     tokenizer = tiny_qwen_tokenizer()
     ids = {t: tokenizer.convert_tokens_to_ids(t) for t in SPECIAL}
-    image_processor = Qwen2VLImageProcessor(min_pixels=MIN_PIXELS, max_pixels=MAX_PIXELS, patch_size=14, merge_size=2, temporal_patch_size=2)
+    image_processor = Qwen2VLImageProcessor(
+        min_pixels=MIN_PIXELS, max_pixels=MAX_PIXELS, patch_size=14, merge_size=2, temporal_patch_size=2
+    )
     parts = {"image_processor": image_processor, "tokenizer": tokenizer, "chat_template": CHAT_TEMPLATE}
     video_cls = getattr(transformers, "Qwen2VLVideoProcessor", None)
     if video_cls is not None:
-        parts["video_processor"] = video_cls(min_pixels=MIN_PIXELS, max_pixels=MAX_PIXELS, patch_size=14, merge_size=2, temporal_patch_size=2)
+        parts["video_processor"] = video_cls(
+            min_pixels=MIN_PIXELS, max_pixels=MAX_PIXELS, patch_size=14, merge_size=2, temporal_patch_size=2
+        )
     processor = (processor_class or Qwen2_5_VLProcessor)(**parts)
     processor.save_pretrained(out_dir)
     tokenizer.save_pretrained(out_dir)
 
     vocab = len(tokenizer)
     text = {
-        "vocab_size": vocab, "hidden_size": 64, "intermediate_size": 96, "num_hidden_layers": 2, "num_attention_heads": 2,
-        "num_key_value_heads": 1, "max_position_embeddings": 4096, "rope_theta": 1000000.0,
+        "vocab_size": vocab,
+        "hidden_size": 64,
+        "intermediate_size": 96,
+        "num_hidden_layers": 2,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 1,
+        "max_position_embeddings": 4096,
+        "rope_theta": 1000000.0,
         "rope_scaling": {"type": "mrope", "mrope_section": [4, 6, 6]},
-        "bos_token_id": ids["<|endoftext|>"], "eos_token_id": ids["<|im_end|>"], "pad_token_id": ids["<|endoftext|>"],
+        "bos_token_id": ids["<|endoftext|>"],
+        "eos_token_id": ids["<|im_end|>"],
+        "pad_token_id": ids["<|endoftext|>"],
     }
-    vision = {"depth": 2, "hidden_size": 32, "intermediate_size": 48, "num_heads": 2, "out_hidden_size": 64, "patch_size": 14,
-              "spatial_merge_size": 2, "temporal_patch_size": 2, "window_size": 56, "fullatt_block_indexes": [1], "tokens_per_second": 2}
+    vision = {
+        "depth": 2,
+        "hidden_size": 32,
+        "intermediate_size": 48,
+        "num_heads": 2,
+        "out_hidden_size": 64,
+        "patch_size": 14,
+        "spatial_merge_size": 2,
+        "temporal_patch_size": 2,
+        "window_size": 56,
+        "fullatt_block_indexes": [1],
+        "tokens_per_second": 2,
+    }
     config = Qwen2_5_VLConfig(
-        text_config=text, vision_config=vision, image_token_id=ids["<|image_pad|>"], video_token_id=ids["<|video_pad|>"],
-        vision_start_token_id=ids["<|vision_start|>"], vision_end_token_id=ids["<|vision_end|>"],
-        bos_token_id=ids["<|endoftext|>"], eos_token_id=ids["<|im_end|>"], pad_token_id=ids["<|endoftext|>"], vocab_size=vocab,
+        text_config=text,
+        vision_config=vision,
+        image_token_id=ids["<|image_pad|>"],
+        video_token_id=ids["<|video_pad|>"],
+        vision_start_token_id=ids["<|vision_start|>"],
+        vision_end_token_id=ids["<|vision_end|>"],
+        bos_token_id=ids["<|endoftext|>"],
+        eos_token_id=ids["<|im_end|>"],
+        pad_token_id=ids["<|endoftext|>"],
+        vocab_size=vocab,
         tie_word_embeddings=True,
     )
     torch.manual_seed(seed)
@@ -103,4 +140,3 @@ def make_tiny_qwen2_5_vl(out_dir: Path, seed: int = 0, processor_class=None) -> 
     model.save_pretrained(out_dir)
     (out_dir / "tiny_qwen.json").write_text(json.dumps({"built_with_transformers": transformers.__version__}))
     return out_dir
-

@@ -22,8 +22,11 @@ def make_venv(path: Path) -> tuple[Path, Path]:
     """Create the venv at ``path`` (no pip of its own: use ``pip_install``); return (python, site-packages)."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True, capture_output=True)
     python = path / "bin" / "python"
-    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               check=True, capture_output=True, text=True).stdout.strip())
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], check=True, capture_output=True, text=True
+        ).stdout.strip()
+    )
     (site / "_outer_site_packages.pth").write_text("".join(folder + "\n" for folder in site_folders()))
     return python, site
 

@@ -27,8 +27,7 @@ BENCHMARKS: tuple[str, ...] = tuple(folder.name for folder in sorted(_HERE.iterd
 DEMO_WRITERS = {name: f"{__name__}.{name}.demo:write_demo" for name in BENCHMARKS if (_HERE / name / "demo.py").is_file()}
 # benchmark -> "module:function" saying what the suite report shows of it (`chronotasks report RUN_DIR`): those
 # with a report_spec.py (which defines report_spec, returning a chronotasks.suite_report.spec.BenchmarkReport)
-REPORT_SPECS = {name: f"{__name__}.{name}.report_spec:report_spec" for name in BENCHMARKS
-                if (_HERE / name / "report_spec.py").is_file()}
+REPORT_SPECS = {name: f"{__name__}.{name}.report_spec:report_spec" for name in BENCHMARKS if (_HERE / name / "report_spec.py").is_file()}
 # benchmark -> module of its paper tables (`chronotasks report <benchmark>`): those with a report.py
 REPORT_MODULES = {name: f"{__name__}.{name}.report" for name in BENCHMARKS if (_HERE / name / "report.py").is_file()}
 # benchmark -> module converting its release (`chronotasks prepare <benchmark>`): those with a prepare.py
@@ -61,16 +60,15 @@ def write_demo_data(out_dir: Path, seed: int = 0, benchmarks: list[str] | None =
     unmarked = [name for name, kind in kinds.items() if kind not in (None, "demo", "release")]
     if (prepared or unmarked) and not force:
         held = ([f"{', '.join(str(Path(out_dir) / n) for n in prepared)} hold(s) prepared release data"] if prepared else []) + (
-            [f"{', '.join(str(Path(out_dir) / n) for n in unmarked)} hold(s) task files that demo-data did not write"]
-            if unmarked else [])
-        raise DataError(f"{'; '.join(held)}; demo data would replace it. Write the demo data elsewhere (--out DIR), "
-                        f"or pass --force")
+            [f"{', '.join(str(Path(out_dir) / n) for n in unmarked)} hold(s) task files that demo-data did not write"] if unmarked else []
+        )
+        raise DataError(f"{'; '.join(held)}; demo data would replace it. Write the demo data elsewhere (--out DIR), or pass --force")
     counts = {}
     for name in chosen:
         module_name, function_name = DEMO_WRITERS[name].split(":")
         writer = getattr(importlib.import_module(module_name), function_name)
-        write_marker(Path(out_dir) / name, "demo", seed=seed)   # first: the writers may run prepare's own checks
+        write_marker(Path(out_dir) / name, "demo", seed=seed)  # first: the writers may run prepare's own checks
         counts[name] = writer(Path(out_dir) / name, seed)
-        stamp_origin(Path(out_dir) / name, list(counts[name]), DEMO_ORIGIN)   # logged with every sample of a run
+        stamp_origin(Path(out_dir) / name, list(counts[name]), DEMO_ORIGIN)  # logged with every sample of a run
         write_marker(Path(out_dir) / name, "demo", seed=seed, counts=counts[name])
     return counts

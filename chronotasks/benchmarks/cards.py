@@ -16,12 +16,14 @@ CARDS: dict[str, dict[str, str]] = {
             "  title  = {On the Cultural Anachronism and Temporal Reasoning in Vision Language Models},\n"
             "  author = {Ranjan, Mukul and Jha, Prince and Kumari, Khushboo and Shen, Zhiqiang},\n"
             "  note   = {TAB-VLM; https://khushboo0012.github.io/tab-vlm-webpage/}\n"
-            "}"),
+            "}"
+        ),
         "release": "https://github.com/KHUSHBOO0012/tab-vlm (data/temporal_anomaly_benchmark.json)",
         "licence": (
             "The release repository has no licence file. The questions are the authors'; the artifact images come from "
             "the Museums of India portal (museumsofindia.gov.in, via Sahapedia) under that portal's terms. Use for "
-            "research evaluation; check the portal's terms before republishing the images."),
+            "research evaluation; check the portal's terms before republishing the images."
+        ),
     },
     "chronovision": {
         "title": "ChronoVision (Seeing Time): chronological reasoning and shortcut biases in VLMs",
@@ -31,12 +33,14 @@ CARDS: dict[str, dict[str, str]] = {
             "  author = {Zhou, Haoyu and Qing, Qing and Li, Caichong and Zhang, Qixin and Jing, Yongcheng and Xu, Ziqi and "
             "Hu, Juncheng and Zhang, Xikun and Luo, Renqiang},\n"
             "  note   = {https://github.com/LuoRenqiang/ChronoVision}\n"
-            "}"),
+            "}"
+        ),
         "release": "https://github.com/LuoRenqiang/ChronoVision ('test & ans/'); images: https://huggingface.co/datasets/Q1anK/ChronoVision",
         "licence": (
             "The release repository has no licence file. CHA artifact images come from data.gov.tw and the National "
             "Palace Museum (npm.gov.tw), SPEED/HistNews photos from Wikimedia Commons, each under its source's terms "
-            "(Wikimedia files carry their own per-file licences)."),
+            "(Wikimedia files carry their own per-file licences)."
+        ),
     },
     "musebench": {
         "title": "MuseBench: multimodal cultural understanding of Chinese museum artifacts",
@@ -45,12 +49,14 @@ CARDS: dict[str, dict[str, str]] = {
             "  title  = {MuseBench: A Comprehensive Benchmark for Multimodal Cultural Understanding of Chinese Museum Artifacts},\n"
             "  author = {Anonymous},\n"
             "  note   = {ACL submission}\n"
-            "}"),
+            "}"
+        ),
         "release": "not public: prepared from a user's own museum catalog folder (chronotasks prepare musebench --catalog DIR)",
         "licence": (
             "The paper: built from publicly accessible museum catalogs, for academic research only, not for commercial "
             "use, complying with the originating institutions' copyright and usage policies. A copy built from your "
-            "own catalog is under those institutions' terms: keep a hub copy private unless they allow publication."),
+            "own catalog is under those institutions' terms: keep a hub copy private unless they allow publication."
+        ),
     },
     "tempviz": {
         "title": "TempViz: temporal knowledge in text-to-image models",
@@ -59,12 +65,14 @@ CARDS: dict[str, dict[str, str]] = {
             "  title  = {TempViz: On the Evaluation of Temporal Knowledge in Text-to-Image Models},\n"
             "  author = {Holtermann, Carolin and Krebs, Nina and Lauscher, Anne},\n"
             "  note   = {https://github.com/TAI-HAMBURG/TempViz}\n"
-            "}"),
+            "}"
+        ),
         "release": "https://github.com/CaroHolt/TempViz (data/tempviz/*.csv, data/eval_annotations, data/model_results)",
         "licence": (
             "Prompts: the authors' release. Reference images (not in this export): Animals and Buildings from Wikidata "
             "(CC0), Maps from Open History Map (CC BY 4.0), Artworks from Google Arts & Culture, released as links only "
-            "(the paper, Table 6)."),
+            "(the paper, Table 6)."
+        ),
     },
     "chrono_demo": {
         "title": "chrono_demo: synthetic example task",
@@ -89,7 +97,7 @@ def dataset_card(benchmark: str, info: dict | None = None) -> str:
         "",
         "```bash",
         f"export CHRONOTASKS_DATA=hf://ORG/PREFIX      # this dataset is ORG/PREFIX-{benchmark}",
-        "lmms-eval --model ... --tasks ... --include_path \"$(chronotasks tasks-path)\"",
+        'lmms-eval --model ... --tasks ... --include_path "$(chronotasks tasks-path)"',
         "```",
         "",
         "## Source",

@@ -35,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
     info = write_export(folder, Path(args.out), args.benchmark, dataset_card(args.benchmark), force=args.force)
     print(json.dumps({config: c["records"] for config, c in info["configs"].items()}, indent=2))
     out = Path(args.out).resolve()
-    print(f"Wrote {out} ({len(info['configs'])} configs). Publish: huggingface-cli upload ORG/PREFIX-{args.benchmark} {out} "
-          f"--repo-type dataset; then run with CHRONOTASKS_DATA=hf://ORG/PREFIX.")
+    print(
+        f"Wrote {out} ({len(info['configs'])} configs). Publish: huggingface-cli upload ORG/PREFIX-{args.benchmark} {out} "
+        f"--repo-type dataset; then run with CHRONOTASKS_DATA=hf://ORG/PREFIX."
+    )
     return 0

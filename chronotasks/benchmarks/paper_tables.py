@@ -17,16 +17,16 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class PaperTable:
-    paper: str                                   # short citation
-    number: str                                  # "1", "III", or a section for a table in the text ("§VII.A")
-    caption: str                                 # the caption as printed (abridged where long)
-    metric: str                                  # what the figures are
+    paper: str  # short citation
+    number: str  # "1", "III", or a section for a table in the text ("§VII.A")
+    caption: str  # the caption as printed (abridged where long)
+    metric: str  # what the figures are
     columns: tuple[str, ...]
     rows: Mapping[str, tuple[float | None, ...]]  # row label (a model, a baseline, an average) -> one figure per column
-    scale: str = "percent"                       # "percent", "fraction", "years", "mixed" (see metric)
-    spread: Mapping[str, tuple[float | None, ...]] = field(default_factory=dict)   # "± std" where printed
-    measures: Mapping[str, tuple[str, str]] = field(default_factory=dict)         # column -> (task, metric) of ours
-    summaries: tuple[str, ...] = ()              # rows that are not models: baselines, averages
+    scale: str = "percent"  # "percent", "fraction", "years", "mixed" (see metric)
+    spread: Mapping[str, tuple[float | None, ...]] = field(default_factory=dict)  # "± std" where printed
+    measures: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # column -> (task, metric) of ours
+    summaries: tuple[str, ...] = ()  # rows that are not models: baselines, averages
 
     def __post_init__(self) -> None:
         for label, figures in {**self.rows, **self.spread}.items():

@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
         if code:
             failed[benchmark] = code
     print(f"\n=== musebench ===\n{NOT_PUBLIC}")
-    print("\nprepared: " + (", ".join(b for b in PUBLIC if b not in failed) or "none")
-          + ("; FAILED: " + ", ".join(failed) if failed else ""))
+    print(
+        "\nprepared: " + (", ".join(b for b in PUBLIC if b not in failed) or "none") + ("; FAILED: " + ", ".join(failed) if failed else "")
+    )
     return 1 if failed else 0

@@ -21,11 +21,13 @@ from chronotasks.data.locations import downloads_dir, local_data_root
 
 def add_common_arguments(parser: argparse.ArgumentParser, benchmark: str, source_help: str) -> None:
     parser.add_argument("--source", default=None, help=source_help + " (default: download the published release)")
-    parser.add_argument("--out", default=None, help=f"benchmark folder to write (default: <data root>/{benchmark}, "
-                                                    f"the folder the tasks read when CHRONOTASKS_DATA is unset)")
+    parser.add_argument(
+        "--out",
+        default=None,
+        help=f"benchmark folder to write (default: <data root>/{benchmark}, the folder the tasks read when CHRONOTASKS_DATA is unset)",
+    )
     parser.add_argument("--force", action="store_true", help="replace prepared task files even by fewer records")
-    parser.add_argument("--mirror", default=None, help=f"fetch https://HOST/PATH as MIRROR/HOST/PATH (a lab's copy; "
-                                                       f"also ${MIRROR_ENV})")
+    parser.add_argument("--mirror", default=None, help=f"fetch https://HOST/PATH as MIRROR/HOST/PATH (a lab's copy; also ${MIRROR_ENV})")
     parser.add_argument("--retries", type=int, default=3, help="download attempts per file (default 3)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per download attempt (default 30)")
     parser.add_argument("--backoff", type=float, default=1.0, help="first back-off in seconds, doubled per retry (default 1)")
@@ -44,8 +46,13 @@ def make_downloader(args: argparse.Namespace, show: Callable[[str], None] = prin
     def unreachable(host: str, why: str) -> None:
         show(f"no network: {why}. Nothing more is downloaded from {host} in this run.")
 
-    return Downloader(retries=getattr(args, "retries", 3), timeout=getattr(args, "timeout", 30.0),
-                      backoff=getattr(args, "backoff", 1.0), mirror=getattr(args, "mirror", None), on_unreachable=unreachable)
+    return Downloader(
+        retries=getattr(args, "retries", 3),
+        timeout=getattr(args, "timeout", 30.0),
+        backoff=getattr(args, "backoff", 1.0),
+        mirror=getattr(args, "mirror", None),
+        on_unreachable=unreachable,
+    )
 
 
 def fetched_release(release: Release, benchmark: str, downloader: Downloader, show: Callable[[str], None] = print) -> Path:
@@ -55,8 +62,10 @@ def fetched_release(release: Release, benchmark: str, downloader: Downloader, sh
         downloader.require(release.url(next(iter(release.files))))
         return fetch_release(release, folder, downloader, show=show)
     except NoNetwork as err:
-        raise DataError(f"cannot download the {benchmark} release: {err}. No network? Prepare from an offline copy "
-                        f"instead: chronotasks prepare {benchmark} --source DIR (a copy of {release.home})") from err
+        raise DataError(
+            f"cannot download the {benchmark} release: {err}. No network? Prepare from an offline copy "
+            f"instead: chronotasks prepare {benchmark} --source DIR (a copy of {release.home})"
+        ) from err
 
 
 def verify_against(release: Release, files: dict[str, Path]) -> list[str]:
@@ -67,8 +76,10 @@ def verify_against(release: Release, files: dict[str, Path]) -> list[str]:
         if expected is None:
             continue
         same = sha256_of(local) == expected
-        lines.append(f"{'verified' if same else 'DIFFERS from the published release'}: {local}"
-                     + ("" if same else f" (not {release.repository}@{release.commit[:7]}:{path}; counts below are checked)"))
+        lines.append(
+            f"{'verified' if same else 'DIFFERS from the published release'}: {local}"
+            + ("" if same else f" (not {release.repository}@{release.commit[:7]}:{path}; counts below are checked)")
+        )
     return lines
 
 
@@ -93,7 +104,6 @@ def listing(folder: Path, most: int = 12) -> str:
     return ", ".join(names[:most]) + (f", ... ({len(names)} entries)" if len(names) > most else "")
 
 
-
 def where_tasks_read(out: Path, benchmark: str) -> str:
     """A sentence saying whether the tasks will find ``out`` with the current data root."""
     from chronotasks.data.locations import DATA_ENV, data_root_spec
@@ -101,14 +111,15 @@ def where_tasks_read(out: Path, benchmark: str) -> str:
     spec = data_root_spec()
     if not spec.startswith("hf://") and out.resolve() == (Path(spec).expanduser() / benchmark).resolve():
         return "The tasks read it from there" + ("" if os.environ.get(DATA_ENV) else " (no environment variable needed)") + "."
-    return (f"The tasks read {spec}/{benchmark}; point them here with: export {DATA_ENV}={out.resolve().parent}"
-            + ("" if out.name == benchmark else f" (and name the folder {benchmark})"))
+    return f"The tasks read {spec}/{benchmark}; point them here with: export {DATA_ENV}={out.resolve().parent}" + (
+        "" if out.name == benchmark else f" (and name the folder {benchmark})"
+    )
 
 
 def inner_path(release: Release, path: str) -> str:
     """A repository path without the release's inner folder ("data/x.csv" -> "x.csv")."""
     prefix = release.inner.rstrip("/") + "/" if release.inner else ""
-    return path[len(prefix):] if prefix and path.startswith(prefix) else path
+    return path[len(prefix) :] if prefix and path.startswith(prefix) else path
 
 
 def published_files(release: Release, inner: Path) -> dict[str, Path]:

@@ -38,7 +38,7 @@ SETTLE_SECONDS = 2.0
 any later change gets a later ctime (file systems stamp ctime with a clock of a few ms at worst)."""
 PNG_SEAL = "chronotasks-pixels-sha256"
 
-_digests: dict[str, str] = {}        # file_signature -> file_digest, this process
+_digests: dict[str, str] = {}  # file_signature -> file_digest, this process
 _reported: set[str] = set()
 
 
@@ -54,7 +54,7 @@ def sha256_hex(*chunks: bytes) -> str:
 
 
 def file_signature(path: str, stat: os.stat_result | None = None) -> str | None:
-    """"<absolute path>:<inode>:<size>:<mtime ns>:<ctime ns>", or None when the file cannot be stat'ed."""
+    """ "<absolute path>:<inode>:<size>:<mtime ns>:<ctime ns>", or None when the file cannot be stat'ed."""
     try:
         stat = stat or os.stat(path)
     except (OSError, TypeError, ValueError):
@@ -78,7 +78,7 @@ def file_digest(path: str, signature: str | None = None) -> str | None:
     if known is None:
         try:
             digest = hashlib.sha256()
-            with open(path, "rb") as handle:   # (hashlib.file_digest is Python 3.11+; we support 3.10)
+            with open(path, "rb") as handle:  # (hashlib.file_digest is Python 3.11+; we support 3.10)
                 for block in iter(lambda: handle.read(1 << 20), b""):
                     digest.update(block)
             known = digest.hexdigest()
@@ -101,7 +101,7 @@ def drop_damaged(path: Path, why: str) -> None:
     try:
         Path(path).unlink()
     except OSError:
-        pass    # already gone, or a folder we cannot write: it is skipped on every read
+        pass  # already gone, or a folder we cannot write: it is skipped on every read
 
 
 _SEAL_HEAD, _SEAL_MID = b'{"sha256": "', b'", "body": '
@@ -119,10 +119,10 @@ def unseal(data: bytes | str) -> dict[str, Any]:
     one or its hash disagrees."""
     data = (data.encode() if isinstance(data, str) else data).rstrip(b"\n")
     start = len(_SEAL_HEAD) + 64
-    if not (data.startswith(_SEAL_HEAD) and data[start:start + len(_SEAL_MID)] == _SEAL_MID and data.endswith(b"}")):
+    if not (data.startswith(_SEAL_HEAD) and data[start : start + len(_SEAL_MID)] == _SEAL_MID and data.endswith(b"}")):
         raise CacheDamage("not a sealed record")
-    body = data[start + len(_SEAL_MID):-1]
-    if sha256_hex(body).encode() != data[len(_SEAL_HEAD):start]:
+    body = data[start + len(_SEAL_MID) : -1]
+    if sha256_hex(body).encode() != data[len(_SEAL_HEAD) : start]:
         raise CacheDamage("its content does not match its SHA-256")
     try:
         record = json.loads(body)
@@ -192,7 +192,7 @@ def model_fingerprint(name: str, revision: str | None = None) -> str:
     parts.append(f"revision:{snapshot.name if snapshot else revision}")
     if snapshot is not None:
         for path in sorted(p for p in snapshot.rglob("*") if p.is_file()):
-            blob = Path(os.path.realpath(path))    # blobs/<content hash> in the hub cache's layout
+            blob = Path(os.path.realpath(path))  # blobs/<content hash> in the hub cache's layout
             times = f"{blob.stat().st_size}:{blob.stat().st_mtime_ns}"
             parts.append(f"{path.relative_to(snapshot)}:{blob.name if blob != path else times}")
     return sha256_hex(json.dumps(parts).encode())
@@ -205,6 +205,19 @@ def usable_vectors(vectors: np.ndarray) -> bool:
     return bool(np.isfinite(squared).all() and (squared > 0).all())
 
 
-__all__ = ["CacheDamage", "SETTLE_SECONDS", "drop_damaged", "file_digest", "file_signature", "model_fingerprint",
-           "open_sealed_png", "report_damage", "seal", "sealed_png", "settled", "sha256_hex", "unseal",
-           "usable_vectors"]
+__all__ = [
+    "CacheDamage",
+    "SETTLE_SECONDS",
+    "drop_damaged",
+    "file_digest",
+    "file_signature",
+    "model_fingerprint",
+    "open_sealed_png",
+    "report_damage",
+    "seal",
+    "sealed_png",
+    "settled",
+    "sha256_hex",
+    "unseal",
+    "usable_vectors",
+]

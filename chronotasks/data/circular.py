@@ -59,7 +59,7 @@ def make_circular_process_docs(base_process_docs: Callable, option_fields: Seque
     def process_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
         return datasets.Dataset.from_list(circular_records(base_process_docs(placeholder).to_list(), option_fields))
 
-    if hasattr(base_process_docs, "task_data"):   # the records' file, named by check-data's messages
+    if hasattr(base_process_docs, "task_data"):  # the records' file, named by check-data's messages
         process_docs.task_data = base_process_docs.task_data  # type: ignore[attr-defined]
     return process_docs
 

@@ -50,10 +50,10 @@ def sha256_of(path: Path) -> str:
 class Release:
     """A paper's public release: files of a GitHub repository at a pinned commit."""
 
-    repository: str                 # "owner/name"
+    repository: str  # "owner/name"
     commit: str
-    files: dict[str, str]           # path in the repository -> SHA-256 of the published file
-    inner: str = ""                 # the folder of the repository that holds the data ("data", "test & ans")
+    files: dict[str, str]  # path in the repository -> SHA-256 of the published file
+    inner: str = ""  # the folder of the repository that holds the data ("data", "test & ans")
     notes: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -82,14 +82,21 @@ def _host_port(url: str) -> tuple[str, int]:
 class Downloader:
     """See the module docstring. ``get`` returns None or why not; ``fetch`` raises."""
 
-    def __init__(self, retries: int = 3, timeout: float = 30.0, backoff: float = 1.0, mirror: str | None = None,
-                 session: Any = None, sleep: Callable[[float], None] = time.sleep,
-                 on_unreachable: Callable[[str, str], None] | None = None) -> None:
+    def __init__(
+        self,
+        retries: int = 3,
+        timeout: float = 30.0,
+        backoff: float = 1.0,
+        mirror: str | None = None,
+        session: Any = None,
+        sleep: Callable[[float], None] = time.sleep,
+        on_unreachable: Callable[[str, str], None] | None = None,
+    ) -> None:
         self.retries, self.timeout, self.backoff = max(1, retries), timeout, backoff
         self.mirror = mirror
         self.sleep = sleep
         self._session = session
-        self.unreachable: dict[str, str] = {}       # "host:port" -> why it cannot be reached
+        self.unreachable: dict[str, str] = {}  # "host:port" -> why it cannot be reached
         self.reachable: set[str] = set()
         self.on_unreachable = on_unreachable
 
@@ -173,7 +180,7 @@ class Downloader:
             headers["Range"] = f"bytes={have}-"
         part.parent.mkdir(parents=True, exist_ok=True)
         with self.session.get(url, headers=headers, timeout=self.timeout, stream=True) as response:
-            if response.status_code == 416 and have:      # nothing left to send: the part file is complete
+            if response.status_code == 416 and have:  # nothing left to send: the part file is complete
                 return None, ""
             if response.status_code not in (200, 206):
                 return response.status_code, response.headers.get("Retry-After", "")
@@ -208,13 +215,16 @@ class Downloader:
             bad = target.with_name(target.name + ".corrupt")
             os.replace(target, bad)
             if attempt:
-                raise DownloadError(f"{url}: the download does not match the published file (sha256 {got}, expected "
-                                    f"{sha256}); kept as {bad}. The mirror or a proxy may serve a changed copy.")
+                raise DownloadError(
+                    f"{url}: the download does not match the published file (sha256 {got}, expected "
+                    f"{sha256}); kept as {bad}. The mirror or a proxy may serve a changed copy."
+                )
         raise AssertionError("unreachable")
 
 
-def fetch_release(release: Release, folder: Path, downloader: Downloader, paths: list[str] | None = None,
-                  show: Callable[[str], None] = print) -> Path:
+def fetch_release(
+    release: Release, folder: Path, downloader: Downloader, paths: list[str] | None = None, show: Callable[[str], None] = print
+) -> Path:
     """Download (or keep, when already verified) the release files under ``folder/<path in repo>``.
 
     Returns ``folder``; every file is checked against the release's SHA-256.

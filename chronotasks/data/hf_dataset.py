@@ -37,7 +37,7 @@ from chronotasks.data.locations import cache_home
 
 EXPORT_MARKER = "chronotasks_export.json"
 SPLIT = "test"
-SHARD_BYTES = 400 * 2 ** 20        # the hub's viewer prefers parquet files well under 1 GB
+SHARD_BYTES = 400 * 2**20  # the hub's viewer prefers parquet files well under 1 GB
 
 
 def config_name(relative: str) -> str:
@@ -78,8 +78,10 @@ def _rows(folder: Path, relative: str) -> tuple[list[dict[str, Any]], bool]:
             paths = record.pop("images", None) or []
             missing = [p for p in paths if not (folder / p).is_file()]
             if missing:
-                raise DataError(f"{path}:{number}: record {record.get('id', '?')!r}, field 'images': "
-                                f"image file {folder / missing[0]} does not exist; nothing exported")
+                raise DataError(
+                    f"{path}:{number}: record {record.get('id', '?')!r}, field 'images': "
+                    f"image file {folder / missing[0]} does not exist; nothing exported"
+                )
             record["image_paths"] = paths
     return records, has_images
 
@@ -182,9 +184,11 @@ def materialize(source: str, benchmark: str) -> Path:
     try:
         configs = datasets.get_dataset_config_names(source)
     except Exception as err:  # offline hub, unknown id, not a dataset
-        raise DataError(f"cannot read the {benchmark} data copy {source!r} ({type(err).__name__}: {err}); a local copy "
-                        f"is a folder written by `chronotasks export {benchmark} --format hf OUT`, a hub copy is "
-                        f"that folder uploaded as a dataset") from err
+        raise DataError(
+            f"cannot read the {benchmark} data copy {source!r} ({type(err).__name__}: {err}); a local copy "
+            f"is a folder written by `chronotasks export {benchmark} --format hf OUT`, a hub copy is "
+            f"that folder uploaded as a dataset"
+        ) from err
     local = Path(source).is_dir()
     for config in configs:
         # a local folder may have been exported again under the same name, with other columns: `datasets`

@@ -55,14 +55,15 @@ logger = logging.getLogger("chronotasks")
 PREPARE_HINTS = {
     "chrono_demo": "`chronotasks demo-data --benchmarks chrono_demo`",
     "musebench": "`chronotasks prepare musebench --catalog DIR` (MuseBench is not public: prepare it from your own "
-                 "catalog folder; `chronotasks demo-data --benchmarks musebench` writes synthetic demo data)",
+    "catalog folder; `chronotasks demo-data --benchmarks musebench` writes synthetic demo data)",
 }
-DATA_MARKER = "chronotasks_data.json"   # {"kind": "demo" | "release", ...}, written beside the task files
+DATA_MARKER = "chronotasks_data.json"  # {"kind": "demo" | "release", ...}, written beside the task files
 
 
 def prepare_hint(benchmark: str) -> str:
-    return PREPARE_HINTS.get(benchmark, f"`chronotasks prepare {benchmark}` (or synthetic demo data: "
-                                        f"`chronotasks demo-data --benchmarks {benchmark}`)")
+    return PREPARE_HINTS.get(
+        benchmark, f"`chronotasks prepare {benchmark}` (or synthetic demo data: `chronotasks demo-data --benchmarks {benchmark}`)"
+    )
 
 
 # -- where ----------------------------------------------------------------------------------
@@ -105,8 +106,10 @@ def read_numbered_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as err:
-                problems.append(f"{path}:{number}: not UTF-8 text (byte {raw[err.start]:#04x} at column "
-                                f"{err.start + 1}); task files must be UTF-8 JSON lines")
+                problems.append(
+                    f"{path}:{number}: not UTF-8 text (byte {raw[err.start]:#04x} at column "
+                    f"{err.start + 1}); task files must be UTF-8 JSON lines"
+                )
                 continue
             if number == 1:
                 line = line.removeprefix("\ufeff")
@@ -118,8 +121,7 @@ def read_numbered_jsonl(path: Path) -> list[tuple[int, dict[str, Any]]]:
                 problems.append(f"{path}:{number}: not valid JSON: {json_problem(err)}")
                 continue
             if not isinstance(record, dict):
-                problems.append(f"{path}:{number}: expected a JSON object (one record per line), "
-                                f"got {type(record).__name__}")
+                problems.append(f"{path}:{number}: expected a JSON object (one record per line), got {type(record).__name__}")
                 continue
             records.append((number, record))
     if problems:
@@ -164,7 +166,7 @@ def check_records(path: Path, numbered: list[tuple[int, dict[str, Any]]], requir
     from chronotasks.data.record_checks import record_problems
 
     problems = record_problems(path, numbered, required, answer_field=None)
-    seen: dict[str, tuple[str, int]] = {}        # field (or "field[]" for list items) -> (kind, first line)
+    seen: dict[str, tuple[str, int]] = {}  # field (or "field[]" for list items) -> (kind, first line)
     for number, record in numbered:
         where = f"{path}:{number}: record {record.get('id', f'#{number}')!r}"
         for key, value in record.items():
@@ -176,8 +178,10 @@ def check_records(path: Path, numbered: list[tuple[int, dict[str, Any]]], requir
                 expected = seen.setdefault(key + suffix, (kind, number))
                 if expected[0] != kind:
                     what = f"field {key!r}" + (" (list items)" if suffix else "")
-                    problems.append(f"{where}, {what}: expected {expected[0]} (as on line {expected[1]}), "
-                                    f"got {kind} {json.dumps(item, ensure_ascii=False)[:60]}")
+                    problems.append(
+                        f"{where}, {what}: expected {expected[0]} (as on line {expected[1]}), "
+                        f"got {kind} {json.dumps(item, ensure_ascii=False)[:60]}"
+                    )
     if problems:
         raise DataError.listing(problems)
 
@@ -191,8 +195,9 @@ def _to_dataset(path: Path, records: list[dict[str, Any]], numbered: list[tuple[
     except Exception as err:  # pyarrow's ArrowInvalid / ArrowTypeError
         if numbered is not None:
             check_records(path, numbered)
-        raise DataError(f"{path}: records do not form a table ({type(err).__name__}: {err}); "
-                        f"each field must keep one type in every record") from err
+        raise DataError(
+            f"{path}: records do not form a table ({type(err).__name__}: {err}); each field must keep one type in every record"
+        ) from err
 
 
 def _note_demo_data(folder: Path) -> None:
@@ -207,7 +212,7 @@ def _note_demo_data(folder: Path) -> None:
             logger.warning("%s holds synthetic demo data (chronotasks demo-data): its scores say nothing about a model", folder)
 
 
-_noted: set = set()    # folders and messages already reported in this process
+_noted: set = set()  # folders and messages already reported in this process
 
 
 def _log_once(message: str) -> None:
@@ -217,8 +222,7 @@ def _log_once(message: str) -> None:
         logger.error(message)
 
 
-def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",),
-                   answer_field: str = "answer") -> datasets.Dataset:
+def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",), answer_field: str = "answer") -> datasets.Dataset:
     """The records of one task as a ``datasets.Dataset``, validated.
 
     ``images`` are rewritten to absolute paths; every record must have the
@@ -254,16 +258,21 @@ def load_task_docs(benchmark: str, task_file: str, required: tuple[str, ...] = (
         for key, value in list(record.items()):
             if isinstance(value, dict):
                 record[key] = json.dumps(value, ensure_ascii=False)
-    return _to_dataset(path, records, numbered)   # (the rewrites keep each field's kind: the lines still name it)
+    return _to_dataset(path, records, numbered)  # (the rewrites keep each field's kind: the lines still name it)
 
 
 def _warn_missing_images(path: Path, records: list[dict[str, Any]]) -> None:
     missing = [(record.get("id"), image) for record in records for image in record.get("images") or [] if not os.path.isfile(image)]
     if missing:
         shown = "; ".join(f"record {rid!r}: {image}" for rid, image in missing[:5])
-        logger.warning("%s: %d image file(s) do not exist (%s%s); those samples are scored wrong and counted in "
-                       "image_failure. `chronotasks check-data` lists every problem.", path, len(missing), shown,
-                       ", ..." if len(missing) > 5 else "")
+        logger.warning(
+            "%s: %d image file(s) do not exist (%s%s); those samples are scored wrong and counted in "
+            "image_failure. `chronotasks check-data` lists every problem.",
+            path,
+            len(missing),
+            shown,
+            ", ..." if len(missing) > 5 else "",
+        )
 
 
 def _path_resolver(folder: Path) -> Callable[[str], str]:
@@ -283,8 +292,7 @@ def _path_resolver(folder: Path) -> Callable[[str], str]:
     return resolve
 
 
-def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",),
-                      answer_field: str = "answer") -> Callable:
+def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] = ("id",), answer_field: str = "answer") -> Callable:
     """A ``process_docs`` hook that replaces the YAML's placeholder rows with the task's records
     (``answer_field``: the field holding a record's gold answer)."""
 
@@ -292,7 +300,7 @@ def make_process_docs(benchmark: str, task_file: str, required: tuple[str, ...] 
         from chronotasks import provenance
 
         docs = load_task_docs(benchmark, task_file, required, answer_field)
-        provenance.attach(benchmark, benchmark_dir(benchmark), task_file)   # into the results file's "configs"
+        provenance.attach(benchmark, benchmark_dir(benchmark), task_file)  # into the results file's "configs"
         return docs
 
     process_docs.task_data = (benchmark, task_file)  # type: ignore[attr-defined]  # read by check-data
@@ -334,8 +342,9 @@ def _eight_bit(image: Image.Image) -> Image.Image:
     return image
 
 
-def open_image(path: str, record_id: Any = "?", field: str = "images", mode: str = "RGB",
-               draft: tuple[int, int] | None = None) -> Image.Image:
+def open_image(
+    path: str, record_id: Any = "?", field: str = "images", mode: str = "RGB", draft: tuple[int, int] | None = None
+) -> Image.Image:
     """Open one image as ``mode`` (RGB); a missing, unreadable or truncated file is an error naming it.
 
     The one decode path of every task (colour, grayscale variants, judges, retrieval): PIL only, so
@@ -361,7 +370,7 @@ def open_image(path: str, record_id: Any = "?", field: str = "images", mode: str
 
 
 PLACEHOLDER_SIZE = (224, 224)
-_image_status: dict[str, str | None] = {}     # path -> None (opened fine) or why it could not be opened
+_image_status: dict[str, str | None] = {}  # path -> None (opened fine) or why it could not be opened
 
 
 def placeholder_image() -> Image.Image:
@@ -409,9 +418,8 @@ def decode_problem(path: str) -> str | None:
 # libjpeg's warnings that pixels were lost: the scan data (the compressed pixels, between the start-of-scan
 # marker and the end) is missing, cut short or damaged. libjpeg fills what it could not decode with grey
 # and carries on; PIL never hears of it. Extraneous bytes before a header marker are harmless.
-_LOST_SCAN_DATA = ("Corrupt JPEG data", "Premature end of JPEG file", "Invalid SOS parameters",
-                   "Inconsistent progression")
-_SCAN_END_MARKERS = ("0xd9",) + tuple(f"0xd{i}" for i in range(8))   # end of image, restart markers
+_LOST_SCAN_DATA = ("Corrupt JPEG data", "Premature end of JPEG file", "Invalid SOS parameters", "Inconsistent progression")
+_SCAN_END_MARKERS = ("0xd9",) + tuple(f"0xd{i}" for i in range(8))  # end of image, restart markers
 
 
 def scan_data_problem(path: str) -> str | None:
@@ -428,7 +436,7 @@ def scan_data_problem(path: str) -> str | None:
         simplejpeg.decode_jpeg(data, strict=True, min_factor=8)
     except ValueError as err:
         message = str(err)
-        if "extraneous bytes before marker" in message:     # harmless before a header marker, not in the scan
+        if "extraneous bytes before marker" in message:  # harmless before a header marker, not in the scan
             lost = message.rstrip().endswith(_SCAN_END_MARKERS)
         else:
             lost = message.startswith(_LOST_SCAN_DATA)
@@ -449,8 +457,10 @@ def image_problem(path: str, record_id: Any = "?", field: str = "images") -> str
 
 
 # a format's first bytes -> the bytes a complete file of it ends with
-_COMPLETE_FILES = {b"\xff\xd8\xff": b"\xff\xd9",                               # JPEG: SOI ... EOI marker
-                   b"\x89PNG\r\n\x1a\n": b"\x00\x00\x00\x00IEND\xaeB`\x82"}   # PNG: signature ... IEND chunk
+_COMPLETE_FILES = {
+    b"\xff\xd8\xff": b"\xff\xd9",  # JPEG: SOI ... EOI marker
+    b"\x89PNG\r\n\x1a\n": b"\x00\x00\x00\x00IEND\xaeB`\x82",
+}  # PNG: signature ... IEND chunk
 
 
 def header_problem(path: str) -> str | None:
@@ -461,7 +471,7 @@ def header_problem(path: str) -> str | None:
     a JPEG with bytes after its end marker) is decoded to decide. Damage inside a complete file is
     left to the decode the model does, and to ``chronotasks check-data``, which decodes every pixel."""
     try:
-        fd = os.open(path, os.O_RDONLY)      # (os-level reads: a third of the cost of a Python file object)
+        fd = os.open(path, os.O_RDONLY)  # (os-level reads: a third of the cost of a Python file object)
     except FileNotFoundError:
         return f"image file {path} does not exist"
     except OSError:

@@ -42,7 +42,7 @@ def data_root_spec() -> str:
 def hub_prefix() -> str | None:
     """``ORG/PREFIX`` when the data root is ``hf://ORG/PREFIX``, else None."""
     spec = data_root_spec()
-    return spec[len(HF_SCHEME):].rstrip("/") if spec.startswith(HF_SCHEME) else None
+    return spec[len(HF_SCHEME) :].rstrip("/") if spec.startswith(HF_SCHEME) else None
 
 
 def local_data_root() -> Path:

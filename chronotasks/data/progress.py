@@ -34,8 +34,9 @@ def _duration(seconds: float) -> str:
 class Progress:
     """``update(n)`` as work is done; ``close()`` (or a ``with`` block) at the end."""
 
-    def __init__(self, total: int | None = None, desc: str = "", unit: str = "it", file: TextIO | None = None,
-                 interval: float | None = None) -> None:
+    def __init__(
+        self, total: int | None = None, desc: str = "", unit: str = "it", file: TextIO | None = None, interval: float | None = None
+    ) -> None:
         self.file = file or sys.stderr
         self.tty = bool(getattr(self.file, "isatty", lambda: False)())
         self.total, self.desc, self.unit = total, desc, unit
@@ -67,15 +68,14 @@ class Progress:
         else:
             share, left = f"{self.n} {self.unit}", ""
         note = f" [{self.note}]" if self.note else ""
-        print(f"{self.desc}: {share}, {_duration(elapsed)} elapsed{left}{note}{' (done)' if final else ''}",
-              file=self.file, flush=True)
+        print(f"{self.desc}: {share}, {_duration(elapsed)} elapsed{left}{note}{' (done)' if final else ''}", file=self.file, flush=True)
 
     def close(self) -> None:
         if self.closed:
             return
         self.closed = True
         self.bar.close()
-        if not self.tty and self.lines:    # work short enough to need no progress line needs no final one either
+        if not self.tty and self.lines:  # work short enough to need no progress line needs no final one either
             self._line(time.monotonic(), final=True)
 
     def __enter__(self) -> Progress:

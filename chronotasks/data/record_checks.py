@@ -56,22 +56,34 @@ def answer_problem(space: AnswerSpace, value: Any) -> str | None:
         return problem
     if space.kind == "ordering":
         items = space.items
-        if (isinstance(value, list) and len(value) == len(items) and all(type(v) is type(items[0]) for v in value)
-                and sorted(value) == items):
+        if (
+            isinstance(value, list)
+            and len(value) == len(items)
+            and all(type(v) is type(items[0]) for v in value)
+            and sorted(value) == items
+        ):
             return None
         what = "option letters" if space.base is None else f"the numbers {space.base}-{space.base + len(items) - 1}"
         return f"{_shown(value)} is not an ordering of {what} (each once)"
     if space.kind == "year":
-        if (isinstance(value, int) and not isinstance(value, bool) and space.lo is not None and space.hi is not None
-                and space.lo <= value <= space.hi):
+        if (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and space.lo is not None
+            and space.hi is not None
+            and space.lo <= value <= space.hi
+        ):
             return None
         return f"{_shown(value)} is not a year in [{space.lo}, {space.hi}]"
     if space.kind == "choice":
-        return None if isinstance(value, str) and value in space.choices else \
-            f"{_shown(value)} is not one of the choices {_shown(list(space.choices))}"
+        return (
+            None
+            if isinstance(value, str) and value in space.choices
+            else f"{_shown(value)} is not one of the choices {_shown(list(space.choices))}"
+        )
     if space.kind == "dynasty":
         return None if value in PERIODS else f"{_shown(value)} is not one of the periods {', '.join(PERIODS)}"
-    return None                                  # free text: any reference answer
+    return None  # free text: any reference answer
 
 
 def _space_problem(space: AnswerSpace, record: dict[str, Any]) -> tuple[str, str] | None:
@@ -93,20 +105,18 @@ def _where(path: Any, number: int, record: dict[str, Any]) -> str:
     return f"{path}:{number}: record {shown!r}"
 
 
-def record_problems(path: Any, numbered: Numbered, required: tuple[str, ...] = ("id",),
-                    answer_field: str | None = "answer") -> list[str]:
+def record_problems(path: Any, numbered: Numbered, required: tuple[str, ...] = ("id",), answer_field: str | None = "answer") -> list[str]:
     """Every problem of a task file's records (``numbered``: (line, record) as read), in line order.
     ``answer_field`` None: the answer spaces are checked, not the answers (a file of unknown task)."""
     problems: list[str] = []
-    ids: dict[Any, int] = {}                 # id -> first line
-    lines: dict[str, int] = {}               # record as canonical JSON -> first line
+    ids: dict[Any, int] = {}  # id -> first line
+    lines: dict[str, int] = {}  # record as canonical JSON -> first line
     spaces: dict[str, AnswerSpace | str] = {}  # answer_space text -> the space, or why it is not one
     for number, record in numbered:
         where = _where(path, number, record)
         text = json.dumps(record, sort_keys=True, ensure_ascii=False)
         if text in lines:
-            problems.append(f"{where}: line {number} repeats line {lines[text]} "
-                            f"(a record listed twice is scored twice)")
+            problems.append(f"{where}: line {number} repeats line {lines[text]} (a record listed twice is scored twice)")
             continue
         lines[text] = number
         missing = [name for name in required if name not in record]
@@ -126,9 +136,8 @@ def record_problems(path: Any, numbered: Numbered, required: tuple[str, ...] = (
     return problems
 
 
-def _answer_problems(record: dict[str, Any], spaces: dict[str, AnswerSpace | str],
-                     answer_field: str | None) -> list[str]:
-    """"field 'x': why" for the record's answer space and answer."""
+def _answer_problems(record: dict[str, Any], spaces: dict[str, AnswerSpace | str], answer_field: str | None) -> list[str]:
+    """ "field 'x': why" for the record's answer space and answer."""
     raw = record.get("answer_space")
     if raw is None:
         return []

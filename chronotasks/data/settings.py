@@ -33,8 +33,10 @@ def model_problem(setting: str, name: str) -> str | None:
         from huggingface_hub import try_to_load_from_cache
 
         if not any(isinstance(try_to_load_from_cache(name, f), str) for f in ("config.json", "model_index.json")):
-            return (f"{setting}={name!r}: not a local folder, and not in the Hugging Face cache while HF_HUB_OFFLINE "
-                    f"is set (download it first, or give a local folder)")
+            return (
+                f"{setting}={name!r}: not a local folder, and not in the Hugging Face cache while HF_HUB_OFFLINE "
+                f"is set (download it first, or give a local folder)"
+            )
     return None
 
 

@@ -26,7 +26,7 @@ from chronotasks.data.origin import DATA_ORIGIN
 
 
 def data_kind(folder: Path) -> str | None:
-    """"release", "demo", ... as recorded beside the task files; "unknown" for task files without a record; None if empty."""
+    """ "release", "demo", ... as recorded beside the task files; "unknown" for task files without a record; None if empty."""
     marker = Path(folder) / DATA_MARKER
     if marker.is_file():
         try:
@@ -55,20 +55,31 @@ def _count_records(path: Path) -> int:
         return sum(1 for line in handle if line.strip())
 
 
-def replace_task_files(out: Path, files: dict[str, list[dict[str, Any]]], source: str, force: bool = False,
-                       allow_empty: tuple[str, ...] = (), what: str = "prepare") -> None:
+def replace_task_files(
+    out: Path,
+    files: dict[str, list[dict[str, Any]]],
+    source: str,
+    force: bool = False,
+    allow_empty: tuple[str, ...] = (),
+    what: str = "prepare",
+) -> None:
     """Write ``files`` ({relative name: records}) under ``out`` (see the module docstring)."""
     out = Path(out)
     empty = [name for name, records in files.items() if not records and name not in allow_empty]
     if empty:
         raise DataError(f"{what}: no records for {', '.join(empty)}; nothing was written to {out}")
     if not force and data_kind(out) not in (None, "demo"):
-        shrinking = [(name, _count_records(out / name), len(records)) for name, records in files.items()
-                     if (out / name).is_file() and _count_records(out / name) > len(records)]
+        shrinking = [
+            (name, _count_records(out / name), len(records))
+            for name, records in files.items()
+            if (out / name).is_file() and _count_records(out / name) > len(records)
+        ]
         if shrinking:
             listed = ", ".join(f"{name} ({old} -> {new} records)" for name, old, new in shrinking)
-            raise DataError(f"{what}: would replace prepared data in {out} with fewer records: {listed}; nothing was "
-                            f"written. Fix the source (see the messages above) or pass --force to replace it anyway")
+            raise DataError(
+                f"{what}: would replace prepared data in {out} with fewer records: {listed}; nothing was "
+                f"written. Fix the source (see the messages above) or pass --force to replace it anyway"
+            )
     staged = []
     try:
         for name, records in files.items():

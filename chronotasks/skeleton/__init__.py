@@ -50,8 +50,10 @@ class SkeletonError(ValueError):
 
 def _check(name: str, root: Path) -> None:
     if not NAME_PATTERN.fullmatch(name):
-        raise SkeletonError(f"benchmark name {name!r} must be lowercase letters, digits and '_', starting with a letter "
-                            "(it becomes a Python package and the lmms-eval task prefix)")
+        raise SkeletonError(
+            f"benchmark name {name!r} must be lowercase letters, digits and '_', starting with a letter "
+            "(it becomes a Python package and the lmms-eval task prefix)"
+        )
     missing = [p for p in ("chronotasks/tasks", "chronotasks/benchmarks", "prompts", "tests") if not (root / p).is_dir()]
     if missing:
         raise SkeletonError(f"{root} is not a chronotasks checkout (no {', '.join(missing)}); run from the repository root or pass --root")
@@ -60,9 +62,11 @@ def _check(name: str, root: Path) -> None:
         raise SkeletonError(f"benchmark {name!r} already exists: {', '.join(taken)} (nothing was written)")
     clashes = name_clashes(name, known_task_names(root))
     if clashes:
-        raise SkeletonError(f"benchmark name {name!r} is taken: {'; '.join(clashes)}. lmms-eval would run the task it "
-                            "indexed first under that name, and `chronotasks report` finds a benchmark's tasks by the "
-                            "prefix NAME_: choose another name (nothing was written)")
+        raise SkeletonError(
+            f"benchmark name {name!r} is taken: {'; '.join(clashes)}. lmms-eval would run the task it "
+            "indexed first under that name, and `chronotasks report` finds a benchmark's tasks by the "
+            "prefix NAME_: choose another name (nothing was written)"
+        )
 
 
 def name_clashes(name: str, known: dict[str, str]) -> list[str]:
@@ -81,16 +85,19 @@ def name_clashes(name: str, known: dict[str, str]) -> list[str]:
 @functools.lru_cache(maxsize=None)
 def _lmms_eval_names() -> dict[str, str]:
     """lmms-eval's own task, group and tag names (its task index, as `lmms-eval --tasks` resolves them)."""
-    from loguru import logger
     from lmms_eval.tasks import TaskManager
+    from loguru import logger
 
-    logger.disable("lmms_eval")      # its indexer logs every YAML it skips
+    logger.disable("lmms_eval")  # its indexer logs every YAML it skips
     try:
         manager = TaskManager(verbosity="ERROR")
     finally:
         logger.enable("lmms_eval")
-    kinds = {**{n: "group" for n in manager.all_groups}, **{n: "tag" for n in manager.all_tags},
-             **{n: "task" for n in manager.all_subtasks}}
+    kinds = {
+        **{n: "group" for n in manager.all_groups},
+        **{n: "tag" for n in manager.all_tags},
+        **{n: "task" for n in manager.all_subtasks},
+    }
     return {n: f"lmms-eval {kind}" for n, kind in kinds.items()}
 
 
@@ -115,11 +122,13 @@ def create(name: str, root: Path) -> list[Path]:
 
     root = Path(root).resolve()
     _check(name, root)
-    environment = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), undefined=jinja2.StrictUndefined,
-                                     keep_trailing_newline=True, autoescape=False)
+    environment = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), undefined=jinja2.StrictUndefined, keep_trailing_newline=True, autoescape=False
+    )
     variables = {"name": name, "task": f"{name}_period"}
-    rendered = {root / target.format(**variables): environment.get_template(template).render(**variables)
-                for template, target in FILES.items()}  # all rendered before anything is written
+    rendered = {
+        root / target.format(**variables): environment.get_template(template).render(**variables) for template, target in FILES.items()
+    }  # all rendered before anything is written
     for path, text in rendered.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -139,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     root = Path(args.root).resolve()
     print("\n".join(str(path.relative_to(root)) for path in written))
-    print(f"\nNext: python3 -m pytest tests/{args.name}   (demo data, hooks and a real lmms-eval run); "
-          f"then see CONTRIBUTING.md to turn it into the real benchmark.")
+    print(
+        f"\nNext: python3 -m pytest tests/{args.name}   (demo data, hooks and a real lmms-eval run); "
+        f"then see CONTRIBUTING.md to turn it into the real benchmark."
+    )
     return 0

@@ -33,10 +33,18 @@ from chronotasks.suite_report.page import build, metaeval_files, write
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("runs", nargs="+", metavar="RUN_DIR",
-                        help="lmms-eval output folders or *_results.json files (and chronotasks metaeval --out folders)")
-    parser.add_argument("--label", action="append", default=None,
-                        help="model name of each RUN_DIR, once per RUN_DIR in order (default: model and model_args)")
+    parser.add_argument(
+        "runs",
+        nargs="+",
+        metavar="RUN_DIR",
+        help="lmms-eval output folders or *_results.json files (and chronotasks metaeval --out folders)",
+    )
+    parser.add_argument(
+        "--label",
+        action="append",
+        default=None,
+        help="model name of each RUN_DIR, once per RUN_DIR in order (default: model and model_args)",
+    )
     parser.add_argument("--out", default="chronotasks_report", help="folder for report.md, the CSV tables and the PNG plots")
     parser.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
     parser.add_argument("--resamples", type=int, default=2000, help="bootstrap / permutation resamples (default 2000)")
@@ -58,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = [i for i, p in enumerate(args.runs) if _has_results(p) or not metaeval_files([p])]
     models = load_models([args.runs[i] for i in chosen], [args.label[i] for i in chosen] if args.label else None)
     measurer = Measurer(Settings(args.confidence, args.resamples, args.seed))
-    report = build(models, measurer, metaeval)     # everything is computed before anything is written
+    report = build(models, measurer, metaeval)  # everything is computed before anything is written
     write(report, Path(args.out))
     print(report.markdown)
     print(f"Report: {Path(args.out) / 'report.md'} ({len(report.csv)} CSV table(s), {len(report.plots)} plot(s) in {args.out})")

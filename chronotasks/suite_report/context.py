@@ -63,9 +63,9 @@ def paper_figure_text(paper: PaperRows, row: str, column: str, headline: Headlin
     value = paper.figure(row, column)
     if value is None:
         return reporting.MISSING
-    if column in paper.convert:              # converted to our unit: our precision
+    if column in paper.convert:  # converted to our unit: our precision
         return f"{value:.{headline.digits}f}"
-    return str(paper.table.figure(row, paper.columns[column]))     # as printed
+    return str(paper.table.figure(row, paper.columns[column]))  # as printed
 
 
 def shown_columns(paper: PaperRows, spec: TableSpec) -> list[str]:
@@ -101,23 +101,33 @@ def paper_block(paper: PaperRows, spec: TableSpec, rows: Sequence[Any], demo: bo
     table = paper.table
     variants = "" if paper.variants is None else f"; compare with the rows {' / '.join(paper.variants)}"
     notes = "; ".join(n for n in (paper.note, f"{', '.join(table.summaries)}: not models" if table.summaries else "") if n)
-    caption = (f"Published rows — {table.paper}, {cited(paper)} ({paper.shows or table.metric}; the paper's caption: "
-               f"\"{table.caption}\"); "
-               f"as printed, on the paper's full data and protocol{variants}" + (f"; {notes}" if notes else "")
-               + (f" — **{MEANINGLESS}**" if demo else "") + ":")
+    caption = (
+        f"Published rows — {table.paper}, {cited(paper)} ({paper.shows or table.metric}; the paper's caption: "
+        f'"{table.caption}"); '
+        f"as printed, on the paper's full data and protocol{variants}"
+        + (f"; {notes}" if notes else "")
+        + (f" — **{MEANINGLESS}**" if demo else "")
+        + ":"
+    )
     body = [[label] + [paper_figure_text(paper, label, c, headline[c]) for c in columns] for label in table.rows]
-    csv_rows = [[table.paper, cited(paper), label, c, paper.columns[c], "" if paper.figure(label, c) is None
-                 else round(paper.figure(label, c), 6)] for label in table.rows for c in columns]
+    csv_rows = [
+        [table.paper, cited(paper), label, c, paper.columns[c], "" if paper.figure(label, c) is None else round(paper.figure(label, c), 6)]
+        for label in table.rows
+        for c in columns
+    ]
     lines = [caption, "", reporting.markdown_table(["Published row", *columns], body)]
     placed = []
-    for row in rows if table.models else ():       # a table of baselines and averages only: nothing to place among
+    for row in rows if table.models else ():  # a table of baselines and averages only: nothing to place among
         variant = row.labels[1] if len(row.labels) > 1 else ""
         if not applies(paper, variant):
             continue
-        for (cell, h) in row.cells:
+        for cell, h in row.cells:
             if h.column in columns and cell is not None and not math.isnan(cell.value):
-                figures = {name: (paper.figure(name, h.column), paper_figure_text(paper, name, h.column, h))
-                           for name in table.models if paper.figure(name, h.column) is not None}
+                figures = {
+                    name: (paper.figure(name, h.column), paper_figure_text(paper, name, h.column, h))
+                    for name in table.models
+                    if paper.figure(name, h.column) is not None
+                }
                 if figures:
                     label = " · ".join(label for label in row.labels if label)
                     placed.append(f"- {label}: {h.column} {number(cell.value, h)} — {placement(cell.value * h.scale, figures)}")
@@ -131,15 +141,15 @@ PAPER_CSV_HEADER = ["paper", "table", "row", "column", "paper column", "figure"]
 
 
 # -- plot reference lines -------------------------------------------------------------------------
-def references(spec: TableSpec, columns: Sequence[str], chance: list[tuple[tuple[float, ...], Headline]] | None,
-               variants: Sequence[str] | None = None) -> list[reporting.ReferenceLine]:
+def references(
+    spec: TableSpec, columns: Sequence[str], chance: list[tuple[tuple[float, ...], Headline]] | None, variants: Sequence[str] | None = None
+) -> list[reporting.ReferenceLine]:
     """Chance and the papers' model rows across the plotted ``columns`` (in the plot's unit: figure × scale).
     ``variants``: the variants the plot shows (a paper table for other variants is left out)."""
     lines = []
     if chance:
         by_column = {h.column: (values, h) for values, h in chance}
-        values = [by_column[c][0][0] * by_column[c][1].scale if c in by_column and len(by_column[c][0]) == 1 else math.nan
-                  for c in columns]
+        values = [by_column[c][0][0] * by_column[c][1].scale if c in by_column and len(by_column[c][0]) == 1 else math.nan for c in columns]
         if any(not math.isnan(v) for v in values):
             lines.append(reporting.ReferenceLine("chance (random answer)", values, "chance"))
     for paper in spec.papers:
@@ -149,8 +159,10 @@ def references(spec: TableSpec, columns: Sequence[str], chance: list[tuple[tuple
         if not any(mapped):
             continue
         label = f"published rows ({cited(paper)}" + (f", {paper.note}" if paper.note and len(paper.note) < 30 else "") + ")"
-        per_row = {name: [math.nan if c is None or paper.figure(name, c) is None else paper.figure(name, c) for c in mapped]
-                   for name in paper.table.models}
+        per_row = {
+            name: [math.nan if c is None or paper.figure(name, c) is None else paper.figure(name, c) for c in mapped]
+            for name in paper.table.models
+        }
         for name, values in per_row.items():
             notes = []
             for index, value in enumerate(values):
@@ -161,5 +173,4 @@ def references(spec: TableSpec, columns: Sequence[str], chance: list[tuple[tuple
     return lines
 
 
-__all__ = ["MEANINGLESS", "PAPER_CSV_HEADER", "chance_row", "chance_text", "chance_values", "paper_block", "placement",
-           "references"]
+__all__ = ["MEANINGLESS", "PAPER_CSV_HEADER", "chance_row", "chance_text", "chance_values", "paper_block", "placement", "references"]

@@ -47,12 +47,7 @@ def _circular() -> list[TableSpec]:
             # no interval: a distance from uniform is biased upward under resampling (its bootstrap
             # interval would sit above the estimate); the choice rates carry the uncertainty
             Headline("position bias", (task,), metric_point(task, "position_bias")),
-            *(
-                Headline(
-                    f"chose {ch}", (task,), metric_point(task, f"choice_rate_{ch}"), choice_rate(ch), compared=False
-                )
-                for ch in "ABCDE"
-            ),
+            *(Headline(f"chose {ch}", (task,), metric_point(task, f"choice_rate_{ch}"), choice_rate(ch), compared=False) for ch in "ABCDE"),
         )
         variants.append((task, row))
     if not variants:
@@ -80,13 +75,9 @@ def headline_metric(runs: Iterable[RunResults], task: str) -> str | None:
     recorded the task's config) that is not a failure rate, else the first such value in its results."""
     for run in runs:
         listed = [
-            m.get("metric")
-            for m in ((run.data.get("configs") or {}).get(task) or {}).get("metric_list") or []
-            if isinstance(m, dict)
+            m.get("metric") for m in ((run.data.get("configs") or {}).get(task) or {}).get("metric_list") or [] if isinstance(m, dict)
         ]
-        found = [
-            key.split(",")[0] for key in run.results.get(task) or {} if key.endswith(",none") and "_stderr" not in key
-        ]
+        found = [key.split(",")[0] for key in run.results.get(task) or {} if key.endswith(",none") and "_stderr" not in key]
         for metric in [*listed, *found]:
             if metric and metric not in FAILURE_METRICS and f"{metric},none" in (run.results.get(task) or {}):
                 return metric
@@ -105,12 +96,8 @@ def generic_tables(runs: list[RunResults], leaves: list[str], shown: set[str]) -
             by_table.setdefault((benchmarks.benchmark_of(task) or "", metric), []).append(task)
     order = {name: index for index, name in enumerate(benchmarks.BENCHMARKS)}
     out = []
-    for (benchmark, metric), tasks in sorted(
-        by_table.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0][1])
-    ):
-        variants = tuple(
-            (task, (Headline(metric, (task,), metric_point(task, metric), mean_of(metric)),)) for task in tasks
-        )
+    for (benchmark, metric), tasks in sorted(by_table.items(), key=lambda kv: (order.get(kv[0][0], len(order)), kv[0][1])):
+        variants = tuple((task, (Headline(metric, (task,), metric_point(task, metric), mean_of(metric)),)) for task in tasks)
         section = benchmark or "Other tasks"
         out.append(
             TableSpec(
@@ -139,9 +126,7 @@ def strict_match_tables(runs: list[RunResults], leaves: list[str]) -> list[Table
             task,
             (
                 Headline("accuracy", (task,), metric_point(task, "accuracy"), mean_of("accuracy")),
-                Headline(
-                    "strict match", (task,), metric_point(task, STRICT_MATCH), mean_of(STRICT_MATCH), compared=False
-                ),
+                Headline("strict match", (task,), metric_point(task, STRICT_MATCH), mean_of(STRICT_MATCH), compared=False),
             ),
         )
         for task in tasks
@@ -150,8 +135,7 @@ def strict_match_tables(runs: list[RunResults], leaves: list[str]) -> list[Table
         TableSpec(
             STRICT_MATCH,
             "Answer form",
-            "Accuracy and strict match per task (%; strict match: the answer given "
-            "exactly in the form the prompt asks)",
+            "Accuracy and strict match per task (%; strict match: the answer given exactly in the form the prompt asks)",
             "Task",
             variants,
             compare=False,
@@ -172,8 +156,7 @@ SYMBOLS: dict[str, str] = {
     "image fail": "share of samples whose image could not be opened (scored wrong), with failed/all samples",
     "judge fail": "share of generated images whose judgement failed, with failed/all samples",
     "status": (
-        "FAILED: a task of the row failed (more than the threshold of its samples failed, or it has no figure): "
-        "its numbers are not results"
+        "FAILED: a task of the row failed (more than the threshold of its samples failed, or it has no figure): its numbers are not results"
     ),
     "plain accuracy": "accuracy over every rotation of the options",
     "circular accuracy": "share of questions answered right in all N rotations of their options (CircularEval)",
@@ -181,8 +164,7 @@ SYMBOLS: dict[str, str] = {
     "chose A": "share of readable replies choosing the option in that position",
     "Δ colour − gray": "figure with colour images minus the same figure with the same images in grayscale",
     "strict match": (
-        "share of replies that give the answer exactly in the form the prompt asks (accuracy also counts an "
-        "answer read from another form)"
+        "share of replies that give the answer exactly in the form the prompt asks (accuracy also counts an answer read from another form)"
     ),
     "counted": (
         "n=a/b counted: the figure counts a of the b questions (the release's denominator); n=a/b answered: a "
@@ -198,17 +180,13 @@ SYMBOLS: dict[str, str] = {
         "the papers' own rows for the same figures (chronotasks/benchmarks/<benchmark>/paper_tables.py, cited by "
         "table), as printed, on the papers' full data and protocols"
     ),
-    "distance": (
-        "mean |predicted − true| position on the ordered scale (periods, dynasties or years) over the answered "
-        "questions"
-    ),
+    "distance": ("mean |predicted − true| position on the ordered scale (periods, dynasties or years) over the answered questions"),
     "chance distance": (
         "the distance a uniformly random answer has on average (over the options' positions, or every year of the"
         " answer space), over all the questions"
     ),
     "bias": (
-        "mean signed offset (predicted − true) over the answered questions: > 0 the answers are newer (later) "
-        "than the truth, < 0 older"
+        "mean signed offset (predicted − true) over the answered questions: > 0 the answers are newer (later) than the truth, < 0 older"
     ),
     "chance bias": (
         "the signed offset a uniformly random answer has on average, over all the questions (not 0 when the "

@@ -84,12 +84,12 @@ class Headline:
     column: str
     tasks: tuple[str, ...]
     point: Callable[[reporting.RunResults], float]
-    figure: Statistic | None = None   # None: no interval
-    select: Callable[[dict[str, Any]], bool] | None = None       # samples the figure reads (e.g. one period's)
+    figure: Statistic | None = None  # None: no interval
+    select: Callable[[dict[str, Any]], bool] | None = None  # samples the figure reads (e.g. one period's)
     prepare: Callable[[list[dict[str, Any]]], None] | None = None  # adds per-sample fields the figure needs
     scale: float = 100.0
     digits: int = 1
-    compared: bool = True     # listed in the paired comparisons between models
+    compared: bool = True  # listed in the paired comparisons between models
     # the share of the questions the figure counts, when ``select`` leaves some out (e.g. "answered": a
     # mean over the readable replies); the cell then shows n of all ("n=97/100 answered")
     counted: str | None = None
@@ -163,7 +163,7 @@ class Measurer:
         if headline.prepare is not None and id(samples) not in self._prepared:
             try:
                 headline.prepare(samples)
-            except Exception as err:   # e.g. the BERTScore model cannot be loaded here
+            except Exception as err:  # e.g. the BERTScore model cannot be loaded here
                 raise Unavailable(f"{type(err).__name__}: {err}") from err
             self._prepared.add(id(samples))
         return units_of(samples, headline.select)
@@ -178,15 +178,16 @@ class Measurer:
                 self.note(f"{label}, {headline.column}: no interval ({err}).")
                 return None
             if any(u is None for u in per_task):
-                self.note(f"{label}: {run.results.path.name} has no --log_samples file for "
-                          f"{', '.join(headline.tasks)}; no interval.")
+                self.note(f"{label}: {run.results.path.name} has no --log_samples file for {', '.join(headline.tasks)}; no interval.")
                 return None
             side.append(per_task)
         for task_index, task in enumerate(headline.tasks):
             keys = [list(per_task[task_index]) for per_task in side]
             if any(set(k) != set(keys[0]) for k in keys[1:]):
-                raise ValueError(f"{label}: the runs of {task} differ in questions "
-                                 f"({', '.join(r.results.path.name for r in runs)}); give repeats of the same questions")
+                raise ValueError(
+                    f"{label}: the runs of {task} differ in questions "
+                    f"({', '.join(r.results.path.name for r in runs)}); give repeats of the same questions"
+                )
         return side
 
     def _strata(self, side: list[list[dict]], keys: list[list[Hashable]]) -> list[Strata]:
@@ -196,8 +197,10 @@ class Measurer:
         for run, run_strata in zip(runs, strata):
             point, figure = headline.point(run.results), figure_of([run_strata], headline.figure)
             if math.isnan(point) != math.isnan(figure) or (not math.isnan(point) and abs(point - figure) > TOLERANCE):
-                self.note(f"{label}, {headline.column}: the samples of {run.results.path.name} give {figure:.6g}, its "
-                          f"results file {point:.6g}; no interval (samples of another run, or another scorer setting?).")
+                self.note(
+                    f"{label}, {headline.column}: the samples of {run.results.path.name} give {figure:.6g}, its "
+                    f"results file {point:.6g}; no interval (samples of another run, or another scorer setting?)."
+                )
                 return False
         return True
 
@@ -218,8 +221,7 @@ class Measurer:
         strata = self._strata(side, keys)
         if not self._agrees(runs, strata, headline, model.label):
             return cell
-        low, high = bootstrap_interval(strata, headline.figure, self.settings.confidence, self.settings.resamples,
-                                       self.settings.seed)
+        low, high = bootstrap_interval(strata, headline.figure, self.settings.confidence, self.settings.resamples, self.settings.seed)
         return Cell(value, low, high, sd, len(runs), sum(len(k) for k in keys), of=cell.of)
 
     @staticmethod
@@ -257,8 +259,10 @@ class Measurer:
                 self.note(f"{label}: compared on the {len(common)} questions of {task_a} that both ran.")
             wrong = [k for k in common if _targets(units_a[k]) != _targets(units_b[k])]
             if wrong:
-                raise ValueError(f"{label}: {a.label} ({task_a}) and {b.label} ({task_b}) have different gold answers "
-                                 f"for question {wrong[0][1]!r}: not the same questions")
+                raise ValueError(
+                    f"{label}: {a.label} ({task_a}) and {b.label} ({task_b}) have different gold answers "
+                    f"for question {wrong[0][1]!r}: not the same questions"
+                )
             keys.append(common)
         strata_a = self._strata(side_a, keys)
         strata_b = self._strata(side_b, keys)
@@ -266,10 +270,12 @@ class Measurer:
         full_b = self._strata(side_b, [list(u) for u in side_b[0]])
         if not (self._agrees(runs_a, full_a, headline_a, a.label) and self._agrees(runs_b, full_b, headline_b, b.label)):
             return None
-        result = paired_difference(strata_a, strata_b, headline_a.figure, self.settings.confidence,
-                                   self.settings.resamples, self.settings.seed)
-        return Cell(result.difference, result.low, result.high, runs=min(len(runs_a), len(runs_b)),
-                    questions=result.questions, p=result.p_value)
+        result = paired_difference(
+            strata_a, strata_b, headline_a.figure, self.settings.confidence, self.settings.resamples, self.settings.seed
+        )
+        return Cell(
+            result.difference, result.low, result.high, runs=min(len(runs_a), len(runs_b)), questions=result.questions, p=result.p_value
+        )
 
 
 __all__ = ["Cell", "Headline", "Measurer", "Model", "Run", "Settings", "load_models", "unit_key", "units_of"]

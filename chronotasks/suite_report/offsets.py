@@ -22,8 +22,17 @@ from chronotasks.suite_report.measure import Model
 UNREAD = "unread"
 # signed year error bins (inclusive bounds), symmetric around the exact year
 YEAR_BINS: tuple[tuple[str, float, float], ...] = (
-    ("< −20", -float("inf"), -21), ("−20…−11", -20, -11), ("−10…−6", -10, -6), ("−5…−2", -5, -2), ("−1", -1, -1),
-    ("0", 0, 0), ("+1", 1, 1), ("+2…+5", 2, 5), ("+6…+10", 6, 10), ("+11…+20", 11, 20), ("> +20", 21, float("inf")),
+    ("< −20", -float("inf"), -21),
+    ("−20…−11", -20, -11),
+    ("−10…−6", -10, -6),
+    ("−5…−2", -5, -2),
+    ("−1", -1, -1),
+    ("0", 0, 0),
+    ("+1", 1, 1),
+    ("+2…+5", 2, 5),
+    ("+6…+10", 6, 10),
+    ("+11…+20", 11, 20),
+    ("> +20", 21, float("inf")),
 )
 
 
@@ -40,8 +49,10 @@ def _items(model: Model, task: str, key: str) -> list[dict[str, Any]] | None:
         for sample in run.samples(task):
             item = sample.get(key)
             if not isinstance(item, dict) or "gold" not in item or "pred" not in item:
-                raise ValueError(f"{reporting.samples_file(run.results, task)}: the sample with doc_id {sample.get('doc_id')} "
-                                 f"logs no period-distance item under {key!r} (gold, pred, offset), other samples do")
+                raise ValueError(
+                    f"{reporting.samples_file(run.results, task)}: the sample with doc_id {sample.get('doc_id')} "
+                    f"logs no period-distance item under {key!r} (gold, pred, offset), other samples do"
+                )
             items.append(item)
     return items
 
@@ -50,8 +61,8 @@ def _items(model: Model, task: str, key: str) -> list[dict[str, Any]] | None:
 class Confusion:
     model: str
     task: str
-    rows: tuple[str, ...]               # gold periods, oldest first
-    columns: tuple[str, ...]            # predicted periods, then "unread"
+    rows: tuple[str, ...]  # gold periods, oldest first
+    columns: tuple[str, ...]  # predicted periods, then "unread"
     counts: tuple[tuple[int, ...], ...]
     runs: int
 
@@ -68,8 +79,7 @@ def confusion(model: Model, task: str, key: str, names: Sequence[str]) -> Confus
     counts = [[0] * (len(names) + 1) for _ in names]
     for item in items:
         counts[item["gold"]][len(names) if item["pred"] is None else item["pred"]] += 1
-    return Confusion(model.label, task, tuple(names), (*names, UNREAD), tuple(map(tuple, counts)),
-                     len(model.runs_with([task])))
+    return Confusion(model.label, task, tuple(names), (*names, UNREAD), tuple(map(tuple, counts)), len(model.runs_with([task])))
 
 
 def confusion_markdown(matrix: Confusion) -> str:
@@ -79,15 +89,18 @@ def confusion_markdown(matrix: Confusion) -> str:
 
 
 def confusion_csv_rows(matrix: Confusion) -> list[list[Any]]:
-    return [[matrix.model, matrix.task, gold, predicted, count]
-            for gold, counts in zip(matrix.rows, matrix.counts) for predicted, count in zip(matrix.columns, counts)]
+    return [
+        [matrix.model, matrix.task, gold, predicted, count]
+        for gold, counts in zip(matrix.rows, matrix.counts)
+        for predicted, count in zip(matrix.columns, counts)
+    ]
 
 
 @dataclass(frozen=True)
 class YearErrors:
     model: str
     task: str
-    counts: tuple[int, ...]             # per YEAR_BINS bin
+    counts: tuple[int, ...]  # per YEAR_BINS bin
     unread: int
     runs: int
 
@@ -109,8 +122,7 @@ def year_errors(model: Model, task: str, key: str) -> YearErrors | None:
     for item in items:
         if item["offset"] is not None:
             counts[year_bin(item["offset"])] += 1
-    return YearErrors(model.label, task, tuple(counts), sum(item["offset"] is None for item in items),
-                      len(model.runs_with([task])))
+    return YearErrors(model.label, task, tuple(counts), sum(item["offset"] is None for item in items), len(model.runs_with([task])))
 
 
 def year_errors_markdown(histograms: list[YearErrors]) -> str:
@@ -125,16 +137,19 @@ def year_errors_csv(histograms: list[YearErrors]) -> str:
 
 def year_errors_panel(histograms: list[YearErrors], task: str) -> reporting.BarPanel:
     categories = [label for label, _, _ in YEAR_BINS] + [UNREAD]
-    return reporting.BarPanel(f"{task}: signed year error (predicted − true year), questions per bin (wider away from 0)",
-                              categories,
-                              {f"{h.model} (n={h.n})": [*map(float, h.counts), float(h.unread)] for h in histograms},
-                              "questions")
+    return reporting.BarPanel(
+        f"{task}: signed year error (predicted − true year), questions per bin (wider away from 0)",
+        categories,
+        {f"{h.model} (n={h.n})": [*map(float, h.counts), float(h.unread)] for h in histograms},
+        "questions",
+    )
 
 
 def confusion_panel(matrix: Confusion) -> reporting.HeatmapPanel:
     runs = f", {matrix.runs} runs pooled" if matrix.runs > 1 else ""
-    return reporting.HeatmapPanel(f"{matrix.model}: {matrix.task} (n={matrix.n}{runs})", matrix.rows, matrix.columns,
-                                  matrix.counts, "predicted", "gold")
+    return reporting.HeatmapPanel(
+        f"{matrix.model}: {matrix.task} (n={matrix.n}{runs})", matrix.rows, matrix.columns, matrix.counts, "predicted", "gold"
+    )
 
 
 __all__ = [

@@ -33,9 +33,9 @@ HEALTH_COLUMNS = reporting.HEALTH_COLUMNS
 class Row:
     labels: list[str]
     cells: list[tuple[Cell | None, Headline]]
-    health: dict[str, tuple[int, int]] = field(default_factory=dict)   # failure metric -> (failed samples, samples)
-    failed: list[str] = field(default_factory=list)                    # "task: why", when a task of the row failed
-    plotted: bool = False                                              # a grayscale row drawn in the grayscale plot
+    health: dict[str, tuple[int, int]] = field(default_factory=dict)  # failure metric -> (failed samples, samples)
+    failed: list[str] = field(default_factory=list)  # "task: why", when a task of the row failed
+    plotted: bool = False  # a grayscale row drawn in the grayscale plot
 
 
 @dataclass
@@ -47,7 +47,7 @@ class Table:
     columns: list[str]
     rows: list[Row] = field(default_factory=list)
     spec: TableSpec | None = None
-    chance: list[tuple[tuple[float, ...], Headline]] | None = None    # per column: chance values (context.chance_row)
+    chance: list[tuple[tuple[float, ...], Headline]] | None = None  # per column: chance values (context.chance_row)
 
     @property
     def health_metrics(self) -> list[str]:
@@ -65,7 +65,7 @@ def _number(value: float, headline: Headline, signed: bool = False) -> str:
 
 
 def size_text(cell: Cell, counted: str | None = None) -> str:
-    """"n=12"; "n=11/12 answered" where the figure counts only some questions; "N samples" without samples."""
+    """ "n=12"; "n=11/12 answered" where the figure counts only some questions; "N samples" without samples."""
     if cell.questions is not None:
         if cell.of is not None and counted:
             return f"n={cell.questions}/{cell.of} {counted}"
@@ -76,11 +76,11 @@ def size_text(cell: Cell, counted: str | None = None) -> str:
 def cell_text(cell: Cell | None, headline: Headline, show_sd: bool) -> str:
     if cell is None or math.isnan(cell.value):
         return reporting.MISSING
-    signed = cell.p is not None      # a difference (it carries its p-value) shows its sign
+    signed = cell.p is not None  # a difference (it carries its p-value) shows its sign
     text = _number(cell.value, headline, signed)
     if not math.isnan(cell.low):
         text += f" [{_number(cell.low, headline, signed)}, {_number(cell.high, headline, signed)}]"
-    if show_sd and cell.p is None:   # a difference carries its p-value, not a run spread
+    if show_sd and cell.p is None:  # a difference carries its p-value, not a run spread
         text += " ± " + ("n/a" if math.isnan(cell.sd) else _number(cell.sd, headline))
     if cell.p is not None:
         text += ", p " + ("n/a" if math.isnan(cell.p) else f"{cell.p:.3g}")
@@ -96,8 +96,7 @@ def _show_sd(table: Table) -> bool:
 
 
 def table_header(table: Table) -> list[str]:
-    return (table.row_header + table.columns + [HEALTH_COLUMNS[m] for m in table.health_metrics]
-            + (["status"] if table.has_failures else []))
+    return table.row_header + table.columns + [HEALTH_COLUMNS[m] for m in table.health_metrics] + (["status"] if table.has_failures else [])
 
 
 def table_markdown(table: Table) -> str:
@@ -107,11 +106,19 @@ def table_markdown(table: Table) -> str:
         labels = list(row.labels)
         if row.failed:
             labels[0] = f"⚠ {labels[0]}"
-        rows.append(labels + [cell_text(cell, h, show_sd) for cell, h in row.cells] + [reporting.health_text(row.health.get(m)) for m in health]
-                    + ([status_text(row)] if table.has_failures else []))
+        rows.append(
+            labels
+            + [cell_text(cell, h, show_sd) for cell, h in row.cells]
+            + [reporting.health_text(row.health.get(m)) for m in health]
+            + ([status_text(row)] if table.has_failures else [])
+        )
     if table.chance:
-        rows.append(["*chance*"] + [""] * (len(table.row_header) - 1) + [context.chance_text(values, h) for values, h in table.chance]
-                    + [""] * (len(health) + table.has_failures))
+        rows.append(
+            ["*chance*"]
+            + [""] * (len(table.row_header) - 1)
+            + [context.chance_text(values, h) for values, h in table.chance]
+            + [""] * (len(health) + table.has_failures)
+        )
     return reporting.markdown_table(table_header(table), rows)
 
 
@@ -124,8 +131,7 @@ def table_csv(table: Table) -> str:
     lines = []
     health = table.health_metrics
     for row in table.rows:
-        rates = [reporting.csv_number(100 * row.health[m][0] / row.health[m][1]) if row.health.get(m, (0, 0))[1] else ""
-                 for m in health]
+        rates = [reporting.csv_number(100 * row.health[m][0] / row.health[m][1]) if row.health.get(m, (0, 0))[1] else "" for m in health]
         for column, (cell, h) in zip(table.columns, row.cells):
             if cell is None:
                 continue
@@ -134,9 +140,13 @@ def table_csv(table: Table) -> str:
             counts = ["" if v is None else v for v in (cell.questions, cell.of, cell.samples)]
             lines.append(row.labels + [column, *scaled, cell.runs, *counts, p, status_text(row), *rates])
     for column, (values, h) in zip(table.columns, table.chance or []):
-        for value in values:     # the chance row: model "chance", the value as shown (scaled), nothing else
-            lines.append(["chance"] + [""] * (len(table.row_header) - 1) + [column, reporting.csv_number(value * h.scale)]
-                         + [""] * (len(CSV_FIELDS) - 2 + len(health)))
+        for value in values:  # the chance row: model "chance", the value as shown (scaled), nothing else
+            lines.append(
+                ["chance"]
+                + [""] * (len(table.row_header) - 1)
+                + [column, reporting.csv_number(value * h.scale)]
+                + [""] * (len(CSV_FIELDS) - 2 + len(health))
+            )
     return reporting.csv_text([h.lower() for h in table.row_header] + CSV_FIELDS + [f"{m} %" for m in health], lines)
 
 
@@ -159,8 +169,15 @@ def shown_specs(models: list[Model]) -> list[TableSpec]:
 def benchmark_tables(models: list[Model], measurer: Measurer, threshold: float) -> list[Table]:
     tables = []
     for spec in shown_specs(models):
-        table = Table(spec.id, spec.section, spec.title, ["Model"] + ([spec.variant_header] if spec.variant_header else []),
-                      spec.columns, spec=spec, chance=context.chance_row(spec, models))
+        table = Table(
+            spec.id,
+            spec.section,
+            spec.title,
+            ["Model"] + ([spec.variant_header] if spec.variant_header else []),
+            spec.columns,
+            spec=spec,
+            chance=context.chance_row(spec, models),
+        )
         for model in models:
             for variant, headlines in spec.variants:
                 tasks = [t for h in headlines for t in h.tasks if model.has_any([t])]
@@ -194,20 +211,27 @@ def gray_bases(models: list[Model]) -> list[str]:
 
 
 def gray_table(models: list[Model], measurer: Measurer) -> Table | None:
-    table = Table("grayscale", "Grayscale", "Colour vs grayscale images (the same questions; Δ = colour − gray, "
-                  "paired interval and permutation p-value)", ["Model", "Task", "Figure"], ["colour", "gray", "Δ colour − gray"])
+    table = Table(
+        "grayscale",
+        "Grayscale",
+        "Colour vs grayscale images (the same questions; Δ = colour − gray, paired interval and permutation p-value)",
+        ["Model", "Task", "Figure"],
+        ["colour", "gray", "Δ colour − gray"],
+    )
     for model in models:
         for base in gray_bases(models):
             if not (model.runs_with([base]) and model.runs_with([base + "_gray"])):
                 continue
             for gray_row in specs.gray_headlines(base):
                 colour, gray = gray_row.colour, gray_row.gray
-                cells = [measurer.measure(model, colour), measurer.measure(model, gray),
-                         measurer.compare(model, colour, model, gray, f"{model.label}, {base} colour vs gray")]
+                cells = [
+                    measurer.measure(model, colour),
+                    measurer.measure(model, gray),
+                    measurer.compare(model, colour, model, gray, f"{model.label}, {base} colour vs gray"),
+                ]
                 if cells[0] is None or math.isnan(cells[0].value):
                     continue
-                table.rows.append(Row([model.label, base, gray_row.label], [(c, colour) for c in cells],
-                                      plotted=gray_row.plotted))
+                table.rows.append(Row([model.label, base, gray_row.label], [(c, colour) for c in cells], plotted=gray_row.plotted))
     return table if table.rows else None
 
 
@@ -216,9 +240,14 @@ def comparison_table(models: list[Model], measurer: Measurer, tables: list[Table
     if len(models) < 2:
         return None
     reference = models[0]
-    table = Table("comparisons", "Paired comparisons", f"Paired differences against {reference.label} (model − "
-                  f"{reference.label} on the questions both ran; bootstrap interval, permutation p-value)",
-                  ["Model", "Table", "Row", "Figure"], ["difference"])
+    table = Table(
+        "comparisons",
+        "Paired comparisons",
+        f"Paired differences against {reference.label} (model − "
+        f"{reference.label} on the questions both ran; bootstrap interval, permutation p-value)",
+        ["Model", "Table", "Row", "Figure"],
+        ["difference"],
+    )
     shown = {t.id for t in tables}
     for model in models[1:]:
         for spec in specs.tables():
@@ -264,8 +293,10 @@ def with_n(category: str, cells: list[Cell | None]) -> str:
 def _bars(categories: list[str], series_cells: dict[str, list[Cell | None]], scale: float, title: str, ylabel: str) -> reporting.BarPanel:
     """One panel: a bar per series and category (NaN: none), 95% intervals as error bars, n in the labels."""
     series = {name: [math.nan if c is None else c.value * scale for c in cells] for name, cells in series_cells.items()}
-    intervals = {name: [(math.nan, math.nan) if c is None else (c.low * scale, c.high * scale) for c in cells]
-                 for name, cells in series_cells.items()}
+    intervals = {
+        name: [(math.nan, math.nan) if c is None else (c.low * scale, c.high * scale) for c in cells]
+        for name, cells in series_cells.items()
+    }
     labels = [with_n(category, [cells[i] for cells in series_cells.values()]) for i, category in enumerate(categories)]
     sizes = {name: [None if c is None else c.questions for c in cells] for name, cells in series_cells.items()}
     return reporting.BarPanel(title, labels, series, ylabel, intervals=intervals, sizes=sizes)
@@ -275,8 +306,10 @@ def _panel(table: Table, title: str, ylabel: str, columns: list[str] | None = No
     """A bar per row (model and variant) and column, with the table's chance and papers' rows as reference lines."""
     columns = columns or table.columns
     index = [table.columns.index(c) for c in columns]
-    series_cells = {" ".join(label for label in row.labels if label) + (" (FAILED)" if row.failed else ""):
-                    [row.cells[i][0] for i in index] for row in table.rows}
+    series_cells = {
+        " ".join(label for label in row.labels if label) + (" (FAILED)" if row.failed else ""): [row.cells[i][0] for i in index]
+        for row in table.rows
+    }
     panel = _bars(columns, series_cells, table.rows[0].cells[index[0]][1].scale, title, ylabel)
     if table.spec is None:
         return panel
@@ -292,7 +325,7 @@ def offsets_panel(table: Table) -> reporting.BarPanel:
         cells = {row.labels[1]: row.cells[0][0] for row in table.rows if row.labels[0] == model}
         series_cells[model] = [cells.get(t) for t in tasks]
     chance = {}
-    for row in table.rows:     # the chance distance of each task's questions (the first model's: the questions it ran)
+    for row in table.rows:  # the chance distance of each task's questions (the first model's: the questions it ran)
         cell = row.cells[1][0]
         chance.setdefault(row.labels[1], math.nan if cell is None else cell.value)
     unit = table.spec.unit if table.spec is not None else ""
@@ -336,7 +369,7 @@ def plots(tables: dict[str, Table], gray: Table | None) -> dict[str, list[report
         series_cells = {}
         for model in dict.fromkeys(row.labels[0] for row in main):
             delta = {f"{row.labels[1]} {row.labels[2]}": row.cells[2][0] for row in main if row.labels[0] == model}
-            series_cells[model] = [delta.get(b) for b in bases]     # in points: accuracies in %, τ × 100
+            series_cells[model] = [delta.get(b) for b in bases]  # in points: accuracies in %, τ × 100
         out["grayscale_delta.png"] = [_bars(bases, series_cells, 100.0, "Δ = colour − gray (τ ×100)", "Δ (points)")]
     distance = [offsets_panel(table) for table in tables.values() if table.spec is not None and table.spec.unit]
     if distance:
@@ -370,15 +403,24 @@ class ContextViews:
                 if matrix is not None:
                     self.matrices.append(matrix)
                     pooled = f", {matrix.runs} runs pooled" if matrix.runs > 1 else ""
-                    parts += ["", (f"Confusion matrix — {model.label}, {task} (n={matrix.n} questions{pooled}; rows: the true "
-                                   "period, columns: the period of the answer, unread: no answer read; counts):"), "",
-                              offsets.confusion_markdown(matrix)]
-        histograms = [h for task, key in spec.year_errors for model in models
-                      if (h := offsets.year_errors(model, task, key)) is not None]
+                    parts += [
+                        "",
+                        (
+                            f"Confusion matrix — {model.label}, {task} (n={matrix.n} questions{pooled}; rows: the true "
+                            "period, columns: the period of the answer, unread: no answer read; counts):"
+                        ),
+                        "",
+                        offsets.confusion_markdown(matrix),
+                    ]
+        histograms = [h for task, key in spec.year_errors for model in models if (h := offsets.year_errors(model, task, key)) is not None]
         if histograms:
             self.histograms += histograms
-            parts += ["", ("Signed year error (predicted − true year), questions per bin (the bins widen away from 0; "
-                           "repeated runs pooled):"), "", offsets.year_errors_markdown(histograms)]
+            parts += [
+                "",
+                ("Signed year error (predicted − true year), questions per bin (the bins widen away from 0; repeated runs pooled):"),
+                "",
+                offsets.year_errors_markdown(histograms),
+            ]
         return parts
 
     def csv(self) -> dict[str, str]:
@@ -386,8 +428,9 @@ class ContextViews:
         if self.paper_rows:
             out["published_rows.csv"] = reporting.csv_text(["table", *context.PAPER_CSV_HEADER], self.paper_rows)
         if self.matrices:
-            out["period_confusion.csv"] = reporting.csv_text(["model", "task", "gold", "predicted", "count"],
-                                                              [r for m in self.matrices for r in offsets.confusion_csv_rows(m)])
+            out["period_confusion.csv"] = reporting.csv_text(
+                ["model", "task", "gold", "predicted", "count"], [r for m in self.matrices for r in offsets.confusion_csv_rows(m)]
+            )
         if self.histograms:
             out["year_errors.csv"] = offsets.year_errors_csv(self.histograms)
         return out
@@ -406,17 +449,18 @@ class ContextViews:
         used += ["published rows"] if self.paper_rows else []
         used += ["unread"] if self.matrices or self.histograms else []
         used += ["signed year error"] if self.histograms else []
-        used += [h.counted for t in tables for row in t.rows for cell, h in row.cells
-                 if h.counted and cell is not None and cell.of is not None]
+        used += [
+            h.counted for t in tables for row in t.rows for cell, h in row.cells if h.counted and cell is not None and cell.of is not None
+        ]
         return used
 
 
 @dataclass
 class Report:
     markdown: str
-    csv: dict[str, str]                                   # file name -> text
-    plots: dict[str, list]                                # file name -> panels (bar panels, or count heatmaps)
-    mark: str | None = None                               # printed inside every plot (demo data)
+    csv: dict[str, str]  # file name -> text
+    plots: dict[str, list]  # file name -> panels (bar panels, or count heatmaps)
+    mark: str | None = None  # printed inside every plot (demo data)
 
 
 def runs_table(models: list[Model]) -> str:
@@ -428,11 +472,11 @@ def runs_table(models: list[Model]) -> str:
             logged = sum(reporting.samples_file(run.results, t) is not None for t in tasks)
             found = reporting.data_origins(run.results, tasks)
             data = "?" if found is None else "demo (synthetic)" if reporting.is_demo(found) else "not demo"
-            scored = "1" if run.repeats == 1 else f"1 (-n {run.repeats}: the first reply)"   # lmms-eval's take_first
-            rows.append([model.label, str(run.results.path), len(tasks), f"{logged}/{len(tasks)}", data,
-                         config.get("random_seed", "?"), scored])
-    return reporting.markdown_table(["Model", "Results file", "Tasks", "Samples logged", "Data", "Seed", "Replies scored"],
-                                    rows)
+            scored = "1" if run.repeats == 1 else f"1 (-n {run.repeats}: the first reply)"  # lmms-eval's take_first
+            rows.append(
+                [model.label, str(run.results.path), len(tasks), f"{logged}/{len(tasks)}", data, config.get("random_seed", "?"), scored]
+            )
+    return reporting.markdown_table(["Model", "Results file", "Tasks", "Samples logged", "Data", "Seed", "Replies scored"], rows)
 
 
 def read_first(tables: list[Table], models: list[Model], model_origins: dict[str, set[str] | None], threshold: float) -> list[str]:
@@ -444,27 +488,40 @@ def read_first(tables: list[Table], models: list[Model], model_origins: dict[str
             for reason in row.failed:
                 failed.setdefault(row.labels[0], []).append(reason)
     if failed:
-        lines.append("\n".join([f"**Failed tasks: their numbers are not results** (a task fails when more than {threshold:.0%} "
-                                f"of its samples failed — ${MAX_FAILURE_ENV} sets the share — or it has no figure; the rows "
-                                "are marked ⚠):", ""] + [f"- {label}: {'; '.join(dict.fromkeys(reasons))}"
-                                                         for label, reasons in failed.items()]))
+        lines.append(
+            "\n".join(
+                [
+                    f"**Failed tasks: their numbers are not results** (a task fails when more than {threshold:.0%} "
+                    f"of its samples failed — ${MAX_FAILURE_ENV} sets the share — or it has no figure; the rows "
+                    "are marked ⚠):",
+                    "",
+                ]
+                + [f"- {label}: {'; '.join(dict.fromkeys(reasons))}" for label, reasons in failed.items()]
+            )
+        )
     unknown = [label for label, found in model_origins.items() if found is None]
     if unknown:
-        lines.append(f"Whether {', '.join(unknown)} ran on demo data cannot be told: no --log_samples files "
-                     "(demo records log their origin with every sample).")
+        lines.append(
+            f"Whether {', '.join(unknown)} ran on demo data cannot be told: no --log_samples files "
+            "(demo records log their origin with every sample)."
+        )
     return lines
 
 
-def symbols_markdown(tables: list[Table], panels: dict[str, list], extras: list[ExtraView],
-                     used_too: list[str] = ()) -> str:
+def symbols_markdown(tables: list[Table], panels: dict[str, list], extras: list[ExtraView], used_too: list[str] = ()) -> str:
     used = ["n", "[low, high]", *used_too]
     used += ["±"] if any(_show_sd(t) for t in tables) else []
     used += ["p"] if any(cell is not None and cell.p is not None for t in tables for row in t.rows for cell, _ in row.cells) else []
     for table in tables:
         used += table.columns + [HEALTH_COLUMNS[m] for m in table.health_metrics] + (["status"] if table.has_failures else [])
         used += [label for row in table.rows for label in row.labels]
-    used += [word for panels_ in panels.values() for panel in panels_ for word in panel.title.replace(",", " ").split()
-             if isinstance(panel, reporting.BarPanel)]
+    used += [
+        word
+        for panels_ in panels.values()
+        for panel in panels_
+        for word in panel.title.replace(",", " ").split()
+        if isinstance(panel, reporting.BarPanel)
+    ]
     defined = specs.symbols_used(used)
     for extra in extras:
         defined.update(extra.symbols)
@@ -483,14 +540,19 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
     parts = ["# chronotasks report" + (f" ({reporting.DEMO_WARNING})" if demo_page else ""), ""]
     for paragraph in read_first(tables, models, model_origins, threshold):
         parts += [paragraph, ""]
-    parts += [f"Numbers are lmms-eval's (from each results file); [low, high] is a {settings.confidence:.0%} percentile "
-              f"bootstrap interval over questions (scipy.stats.bootstrap, {settings.resamples} resamples, seed "
-              f"{settings.seed}; from the --log_samples files); n is the number of questions a figure rests on. Where a "
-              "model has several runs of a task, the number is their mean, the interval resamples questions only, and ± "
-              "gives the run-to-run standard deviation (n/a for a single run). Failure rates are pooled over the row's "
-              "samples (failed/all). Symbols: the end of this page; definitions of the figures: the benchmark READMEs "
-              "(chronotasks/tasks/<benchmark>/README.md).",
-              "", "## Runs", "", runs_table(models)]
+    parts += [
+        f"Numbers are lmms-eval's (from each results file); [low, high] is a {settings.confidence:.0%} percentile "
+        f"bootstrap interval over questions (scipy.stats.bootstrap, {settings.resamples} resamples, seed "
+        f"{settings.seed}; from the --log_samples files); n is the number of questions a figure rests on. Where a "
+        "model has several runs of a task, the number is their mean, the interval resamples questions only, and ± "
+        "gives the run-to-run standard deviation (n/a for a single run). Failure rates are pooled over the row's "
+        "samples (failed/all). Symbols: the end of this page; definitions of the figures: the benchmark READMEs "
+        "(chronotasks/tasks/<benchmark>/README.md).",
+        "",
+        "## Runs",
+        "",
+        runs_table(models),
+    ]
     parts += provenance.report_section([(m.label, r.results.path.name, r.results.data) for m in models for r in m.runs])
     results_by_model = {m.label: [r.results.data for r in m.runs] for m in models}
     section = None
@@ -506,21 +568,33 @@ def build(models: list[Model], measurer: Measurer, metaeval: list[Path]) -> Repo
         parts += provenance.stand_in_marks(table.rows, results_by_model)
         parts += views.add(table, models, demo)
         last_of_section = table is all_tables[-1] or all_tables[all_tables.index(table) + 1].section != table.section
-        parts += [part for extra in extras if last_of_section and extra.section == table.section
-                  for part in ("", extra.caption, "", extra.markdown)]
+        parts += [
+            part
+            for extra in extras
+            if last_of_section and extra.section == table.section
+            for part in ("", extra.caption, "", extra.markdown)
+        ]
     for extra in extras:
         if not any(t.section == extra.section for t in all_tables):
             parts += ["", f"## {extra.section}", "", extra.caption, "", extra.markdown]
-    panels = {**plots({t.id: t for t in tables}, gray), **{n: p for extra in extras for n, p in extra.plots.items()},
-              **views.panels()}
+    panels = {**plots({t.id: t for t in tables}, gray), **{n: p for extra in extras for n, p in extra.plots.items()}, **views.panels()}
     if panels:
-        parts += ["", "## Plots", "", ("Error bars: the intervals of the tables; n under each category; dashed lines: "
-                                       "chance; thin grey lines: the papers' published rows (the highest and lowest named).")]
+        parts += [
+            "",
+            "## Plots",
+            "",
+            (
+                "Error bars: the intervals of the tables; n under each category; dashed lines: "
+                "chance; thin grey lines: the papers' published rows (the highest and lowest named)."
+            ),
+        ]
         parts += [""] + [f"![{name[:-4].replace('_', ' ')}]({name})" for name in panels]
     if any(run.repeats > 1 for model in models for run in model.runs):
-        measurer.note("Some runs used lmms-eval -n: lmms-eval 0.7.3 scores only the first reply of each question of a "
-                      "generate_until task (take_first filter), so repeats there add no information; run-to-run spread "
-                      "comes from separate runs (e.g. --seed), given as several RUN_DIRs of one model.")
+        measurer.note(
+            "Some runs used lmms-eval -n: lmms-eval 0.7.3 scores only the first reply of each question of a "
+            "generate_until task (take_first filter), so repeats there add no information; run-to-run spread "
+            "comes from separate runs (e.g. --seed), given as several RUN_DIRs of one model."
+        )
     if measurer.notes:
         parts += ["", "## Notes", ""] + [f"- {note}" for note in measurer.notes]
     parts += ["", "## Symbols", "", symbols_markdown(all_tables, panels, extras, views.symbols(all_tables))]

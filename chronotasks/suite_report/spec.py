@@ -188,9 +188,7 @@ class PaperRows:
     table: PaperTable
     columns: Mapping[str, str]  # our column -> the paper's column
     variants: tuple[str, ...] | None = None  # None: every variant of the table
-    convert: Mapping[str, Callable[[float], float]] = field(
-        default_factory=dict
-    )  # paper figure -> our unit, where they differ
+    convert: Mapping[str, Callable[[float], float]] = field(default_factory=dict)  # paper figure -> our unit, where they differ
     note: str = ""  # what the reader must know (e.g. "CoT prompt")
     shows: str = ""  # what the rows shown are, where not the table's metric
 

@@ -26,9 +26,7 @@ def images_then_text(images: list[Image.Image], text: str, system: str | None = 
     return ([{"role": "system", "content": [{"type": "text", "text": system}]}] if system is not None else []) + [user]
 
 
-def make_doc_to_messages(
-    doc_to_visual: Callable[..., list], doc_to_text: Callable[..., str]
-) -> Callable[..., Messages]:
+def make_doc_to_messages(doc_to_visual: Callable[..., list], doc_to_text: Callable[..., str]) -> Callable[..., Messages]:
     """A task's ``doc_to_messages`` from its ``doc_to_visual`` and ``doc_to_text``: the record's
     images, then its prompt, in one user turn."""
 

@@ -32,23 +32,36 @@ GRAY_CACHE_ENV = "CHRONOVISION_GRAY_CACHE"
 
 
 # -- circular ---------------------------------------------------------------------------------
-def make_circular_process_results(base_process_results: Callable, parse_choice: Callable[[dict, str], str | None],
-                                  accuracy_key: str = "accuracy") -> Callable:
+def make_circular_process_results(
+    base_process_results: Callable, parse_choice: Callable[[dict, str], str | None], accuracy_key: str = "accuracy"
+) -> Callable:
     """``process_results`` of a circular task: the base task's correctness (``accuracy_key``), parse
-    and image failure and (LLM extractor on) the deciding ``extractor``, plus the CircularEval item under ``circular_accuracy``, ``position_bias`` and
-    ``choice_rate_<letter>``. ``parse_choice(doc, reply)`` is the base task's parse (the letter
+    and image failure and (LLM extractor on) the deciding ``extractor``, plus the CircularEval item under
+    ``circular_accuracy``, ``position_bias`` and ``choice_rate_<letter>``. ``parse_choice(doc, reply)`` is the base task's parse (the letter
     chosen, or None), so the chosen position and the correctness come from one reading."""
 
     def process_results(doc: dict[str, Any], results: list[str]) -> dict[str, Any]:
         base = base_process_results(doc, results)
         n = len(doc["options"])
         image_failed = bool(base.get("image_failure"))  # the model saw a placeholder: no choice to count
-        item = {"question": doc["question_id"], "rotation": int(doc["rotation"]), "n": n,
-                "correct": float(base[accuracy_key]), "choice": None if image_failed else parse_choice(doc, results[0])}
+        item = {
+            "question": doc["question_id"],
+            "rotation": int(doc["rotation"]),
+            "n": n,
+            "correct": float(base[accuracy_key]),
+            "choice": None if image_failed else parse_choice(doc, results[0]),
+        }
         passed = {key: base[key] for key in ("image_failure", "extractor", DATA_ORIGIN) if key in base}  # counted, logged
-        return mark_failures({"accuracy": float(base[accuracy_key]), "parse_failure": float(base["parse_failure"]), **passed,
-                              "circular_accuracy": item, "position_bias": item,
-                              **{f"choice_rate_{letter}": item for letter in string.ascii_uppercase[:n]}})
+        return mark_failures(
+            {
+                "accuracy": float(base[accuracy_key]),
+                "parse_failure": float(base["parse_failure"]),
+                **passed,
+                "circular_accuracy": item,
+                "position_bias": item,
+                **{f"choice_rate_{letter}": item for letter in string.ascii_uppercase[:n]},
+            }
+        )
 
     return process_results
 
@@ -62,6 +75,7 @@ def choice_from_options(doc: dict[str, Any], reply: str) -> str | None:
 def _choice_rate(letter: str) -> Callable:
     def aggregate(items: list[dict[str, Any]]) -> float:
         return choice_rates(items).get(letter, float("nan"))
+
     aggregate.__name__ = f"choice_rate_{letter}"
     return aggregate
 
@@ -88,6 +102,7 @@ def gray_doc_images(benchmark: str, doc: dict[str, Any]) -> list:
 def make_gray_doc_to_visual(benchmark: str) -> Callable:
     def doc_to_visual(doc: dict[str, Any], lmms_eval_specific_kwargs: dict[str, Any] | None = None) -> list:
         return gray_doc_images(benchmark, doc)
+
     return doc_to_visual
 
 
@@ -107,6 +122,18 @@ def make_gray_doc_to_messages(benchmark: str, base_doc_to_messages: Callable) ->
     return doc_to_messages
 
 
-__all__ = ["choice_from_options", "choice_rate_A", "choice_rate_B", "choice_rate_C", "choice_rate_D", "choice_rate_E", "circular_accuracy_agg",
-           "gray_cache_dir", "gray_doc_images", "make_circular_process_results", "make_gray_doc_to_messages",
-           "make_gray_doc_to_visual", "position_bias_agg"]
+__all__ = [
+    "choice_from_options",
+    "choice_rate_A",
+    "choice_rate_B",
+    "choice_rate_C",
+    "choice_rate_D",
+    "choice_rate_E",
+    "circular_accuracy_agg",
+    "gray_cache_dir",
+    "gray_doc_images",
+    "make_circular_process_results",
+    "make_gray_doc_to_messages",
+    "make_gray_doc_to_visual",
+    "position_bias_agg",
+]

@@ -6,10 +6,10 @@ import csv
 
 import pytest
 
-from chronotasks.cli import main
 from chronotasks.benchmarks.chronovision import DYNASTIES, SPEED_CATEGORIES
 from chronotasks.benchmarks.chronovision.demo import write_standin_images
 from chronotasks.benchmarks.chronovision.prepare import join_release
+from chronotasks.cli import main
 
 TASK_METRICS = {
     "chronovision_artifacts_loc": ["ACC_A", "acc_qing", "acc_jade", "composite_S"],
@@ -67,12 +67,16 @@ def test_report_on_the_run_output_matches_its_results(chronovision_random_run, t
     loc, shortcut = results["chronovision_artifacts_loc"], results["chronovision_shortcut"]
     intra, cross = results["chronovision_artifacts_sort_intra"], results["chronovision_artifacts_sort_cross"]
     expected = {  # column -> value in the results JSON, at the table's scale
-        "S": 100 * results["chronovision"]["composite_S,none"],   # the group's sum of shares = S from the columns
+        "S": 100 * results["chronovision"]["composite_S,none"],  # the group's sum of shares = S from the columns
         "τ": (intra["tau,none"] + cross["tau,none"]) / 2,
         "50×(1+τ)": (intra["tau_0_100,none"] + cross["tau_0_100,none"]) / 2,
-        "ACC_A": 100 * loc["ACC_A,none"], "ACC_B": 100 * shortcut["ACC_B,none"], "ACC_1": 100 * shortcut["ACC_1,none"],
-        "ACC_2": 100 * shortcut["ACC_2,none"], "Δ_ACC": 100 * shortcut["delta_ACC,none"],
-        "ACC_Y": 100 * results["chronovision_news_year"]["ACC_Y,none"], "MAE": results["chronovision_news_year"]["MAE,none"],
+        "ACC_A": 100 * loc["ACC_A,none"],
+        "ACC_B": 100 * shortcut["ACC_B,none"],
+        "ACC_1": 100 * shortcut["ACC_1,none"],
+        "ACC_2": 100 * shortcut["ACC_2,none"],
+        "Δ_ACC": 100 * shortcut["delta_ACC,none"],
+        "ACC_Y": 100 * results["chronovision_news_year"]["ACC_Y,none"],
+        "MAE": results["chronovision_news_year"]["MAE,none"],
         "ACC_M": 100 * results["chronovision_news_multimodal"]["ACC_M,none"],
         **{d: 100 * loc[f"acc_{d.lower()},none"] for d in DYNASTIES},
         **{f"CoT {c.capitalize()} Δ_ACC": 100 * results["chronovision_shortcut_cot"][f"delta_ACC_{c},none"] for c in SPEED_CATEGORIES},
@@ -82,8 +86,10 @@ def test_report_on_the_run_output_matches_its_results(chronovision_random_run, t
     markdown_row = next(line for line in printed.splitlines() if line.startswith("| chrono_random |"))
     # S, then the samples per task, the failure rates and (no task failed) no status column
     n = {t: data["n-samples"][t]["effective"] for t in data["n-samples"]}
-    samples = (f"{n['chronovision_artifacts_loc']}/{n['chronovision_artifacts_sort_intra'] + n['chronovision_artifacts_sort_cross']}/"
-               f"{n['chronovision_shortcut']}/{n['chronovision_news_year']}/{n['chronovision_news_multimodal']}")
+    samples = (
+        f"{n['chronovision_artifacts_loc']}/{n['chronovision_artifacts_sort_intra'] + n['chronovision_artifacts_sort_cross']}/"
+        f"{n['chronovision_shortcut']}/{n['chronovision_news_year']}/{n['chronovision_news_multimodal']}"
+    )
     total = sum(n[t] for t in n if t != "chronovision_shortcut_cot")
     assert markdown_row.endswith(f"| {expected['S']:.2f} | {samples} | 0.0 (0/{total}) | 0.0 (0/{total}) |")
     assert f"| {expected['ACC_A']:.2f} | {expected['τ']:.3f} | {expected['50×(1+τ)']:.2f} |" in markdown_row

@@ -22,14 +22,15 @@ def test_table_iii_delta_is_acc1_minus_acc2(row):
 
 
 def test_table_iii_average_rows_are_means_of_their_models():
-    for average, models in (("Closed-Source Average", CLOSED), ("Open-Source Average", OPEN),
-                            ("Total Average Performance", CLOSED + OPEN)):
+    for average, models in (("Closed-Source Average", CLOSED), ("Open-Source Average", OPEN), ("Total Average Performance", CLOSED + OPEN)):
         for column in TABLE_III.columns[:-1]:
             if column == "50 × (1 + τ)" and average != "Open-Source Average":
-                continue   # printed 63.01 for the closed-source mean of 64.05 and 62.21 (63.13); the total inherits it
+                continue  # printed 63.01 for the closed-source mean of 64.05 and 62.21 (63.13); the total inherits it
             mean = _mean(TABLE_III.figure(m, column) for m in models)
             assert TABLE_III.figure(average, column) == pytest.approx(mean, abs=0.0061), (average, column)
-    assert _mean(TABLE_III.figure(m, "50 × (1 + τ)") for m in CLOSED) - TABLE_III.figure("Closed-Source Average", "50 × (1 + τ)") == pytest.approx(0.12)
+    assert _mean(TABLE_III.figure(m, "50 × (1 + τ)") for m in CLOSED) - TABLE_III.figure(
+        "Closed-Source Average", "50 × (1 + τ)"
+    ) == pytest.approx(0.12)
 
 
 def test_table_iii_rank_follows_the_score():
@@ -53,7 +54,9 @@ def test_table_vii_against_itself_and_table_iii():
         assert delta == pytest.approx(with_cot - without, abs=0.005)
         assert without == TABLE_III.figure(model, "Δ_ACC")
     for j in range(3):
-        assert TABLE_VII.rows["Total Average Performance"][j] == pytest.approx(_mean(TABLE_VII.rows[m][j] for m in TABLE_VII.models), abs=0.006)
+        assert TABLE_VII.rows["Total Average Performance"][j] == pytest.approx(
+            _mean(TABLE_VII.rows[m][j] for m in TABLE_VII.models), abs=0.006
+        )
 
 
 def test_table_viii_zero_shot_columns_are_table_iii():
@@ -64,7 +67,13 @@ def test_table_viii_zero_shot_columns_are_table_iii():
 
 
 def test_measured_columns_name_real_tasks():
-    tasks = {"chronovision", "chronovision_artifacts_loc", "chronovision_shortcut", "chronovision_shortcut_cot",
-             "chronovision_news_year", "chronovision_news_multimodal"}
+    tasks = {
+        "chronovision",
+        "chronovision_artifacts_loc",
+        "chronovision_shortcut",
+        "chronovision_shortcut_cot",
+        "chronovision_news_year",
+        "chronovision_news_multimodal",
+    }
     for number, table in TABLES.items():
         assert table.number == number and all(task in tasks for task, _ in table.measures.values()), number

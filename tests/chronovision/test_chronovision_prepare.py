@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from chronotasks.cli import main
 from chronotasks.benchmarks.chronovision.demo import write_standin_images
 from chronotasks.benchmarks.chronovision.prepare import shortcut_trials
+from chronotasks.cli import main
 from chronotasks.data.loading import read_jsonl
 
 DROPPED_CHA = "E:\\CHA\\Qing\\Jade\\1.jpg"
@@ -29,7 +29,9 @@ def prepared(seed_data, tmp_path_factory):
 def test_counts_and_missing_report(prepared, capsys):
     source, out = prepared
     report = json.loads((out / "prepare_report.json").read_text())
-    sort_records = [json.loads(l) for l in (source / "artifacts/sort/sort_test_with_ans.jsonl").read_text().splitlines() if l.strip()]
+    sort_records = [
+        json.loads(line) for line in (source / "artifacts/sort/sort_test_with_ans.jsonl").read_text().splitlines() if line.strip()
+    ]
     lost_sort = Counter(len(r["images"]) for r in sort_records if DROPPED_CHA in r["images"])
     news = [r for f in sorted((source / "news").glob("*/*-MMT-test-information.json")) for r in json.loads(f.read_text())]
     lost_news = sum(any(i["original_name"] == DROPPED_SPEED for i in r["images"]) for r in news)
@@ -103,7 +105,7 @@ def test_constant_baselines_reproduce_section_vii_a(prepared):
 
     _, out = prepared
     docs = lambda name: [{**r, "images": [str(out / p) for p in r["images"]]} for r in read_jsonl(out / name)]  # noqa: E731
-    loc = docs("artifacts_loc.jsonl")       # image paths made absolute, as the tasks' process_docs does
+    loc = docs("artifacts_loc.jsonl")  # image paths made absolute, as the tasks' process_docs does
     for dynasty in ("Tang", "Song", "Yuan", "Ming", "Qing"):
         scores = [utils.loc_process_results(doc, [dynasty])["ACC_A"] for doc in loc]
         assert sum(scores) == sum(doc["dynasty"] == dynasty for doc in loc)
@@ -166,13 +168,15 @@ def test_empty_localization_files_are_named_as_empty_not_as_missing_images(relea
     out = tmp_path / "o"
     assert main(["prepare", "chronovision", "--source", str(release), "--images", str(images), "--out", str(out)]) == 1
     err = capsys.readouterr().err
-    assert (f"artifacts_loc.jsonl: no records in the release files it is built from ({release / 'artifacts' / 'localization'}/: "
-            f"the files are empty); nothing was written to {out}") in err, err
-    assert "(e.g. )" not in err and not list(out.glob("*.jsonl"))   # no task file written
+    assert (
+        f"artifacts_loc.jsonl: no records in the release files it is built from ({release / 'artifacts' / 'localization'}/: "
+        f"the files are empty); nothing was written to {out}"
+    ) in err, err
+    assert "(e.g. )" not in err and not list(out.glob("*.jsonl"))  # no task file written
 
 
 def test_the_repository_root_is_accepted_and_images_that_are_not_there_fail_cleanly(release_excerpts, tmp_path, capsys):
-    root = tmp_path / "ChronoVision"            # the repository as cloned: the release sits in 'test & ans/'
+    root = tmp_path / "ChronoVision"  # the repository as cloned: the release sits in 'test & ans/'
     root.mkdir()
     (root / "test & ans").symlink_to(release_excerpts / "chronovision")
     (root / "README.md").write_text("ChronoVision")
@@ -208,4 +212,3 @@ def test_fewer_records_never_replace_prepared_data_without_force(seed_data, prep
     assert len(read_jsonl(copy / "artifacts_loc.jsonl")) == 875
     printed = capsys.readouterr().out
     assert printed.count("verified: ") == 22 and "DIFFERS" not in printed
-

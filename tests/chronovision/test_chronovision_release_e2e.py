@@ -18,10 +18,21 @@ def test_a_hedging_model_is_read_differently(demo_root, lmms_eval_runner, tmp_pa
     1 or 2 (the same here); the News-Multimodal script credits the reply when the gold digit appears
     in it (gold 1 or 2); no year is in it."""
     out = tmp_path / "hedge"
-    results = lmms_eval_runner("--model", "chrono_constant", "--model_args", 'answer={"answer": "1 or 2"}',
-                               "--tasks", ",".join(TASKS), "--log_samples", data_root=demo_root, output_path=out)["results"]
-    samples = {path.stem.split("_samples_", 1)[1]: [json.loads(line) for line in path.read_text().splitlines()]
-               for path in out.rglob("*_samples_*.jsonl")}
+    results = lmms_eval_runner(
+        "--model",
+        "chrono_constant",
+        "--model_args",
+        'answer={"answer": "1 or 2"}',
+        "--tasks",
+        ",".join(TASKS),
+        "--log_samples",
+        data_root=demo_root,
+        output_path=out,
+    )["results"]
+    samples = {
+        path.stem.split("_samples_", 1)[1]: [json.loads(line) for line in path.read_text().splitlines()]
+        for path in out.rglob("*_samples_*.jsonl")
+    }
     for task in ("chronovision_shortcut", "chronovision_shortcut_cot"):
         rows = samples[task]
         for condition, metric in (("color", "ACC_B"), ("gray_earlier", "ACC_1"), ("gray_later", "ACC_2")):
@@ -29,7 +40,7 @@ def test_a_hedging_model_is_read_differently(demo_root, lmms_eval_runner, tmp_pa
             right = sum(r["target"] == "1" for r in trials)
             assert 0 < right < len(trials)
             assert results[task][f"{metric}_release,none"] == pytest.approx(right / len(trials)), (task, metric)
-            assert math.isnan(results[task][f"{metric},none"])      # ours: every reply unreadable, a failed task
+            assert math.isnan(results[task][f"{metric},none"])  # ours: every reply unreadable, a failed task
         delta = results[task]["ACC_1_release,none"] - results[task]["ACC_2_release,none"]
         assert results[task]["delta_ACC_release,none"] == pytest.approx(delta)
         assert results[task]["parse_failure,none"] == 1.0
@@ -45,10 +56,14 @@ def test_a_hedging_model_is_read_differently(demo_root, lmms_eval_runner, tmp_pa
 def test_group_reports_the_release_composite(chronovision_random_run):
     results = chronovision_random_run[1]["results"]
     shares = [results[t]["composite_S_release,none"] for t in results if t != "chronovision" and "composite_S_release,none" in results[t]]
-    assert len(shares) == 6            # loc, two sort levels, shortcut, news year, news multimodal (not the CoT prompt)
+    assert len(shares) == 6  # loc, two sort levels, shortcut, news year, news multimodal (not the CoT prompt)
     assert results["chronovision"]["composite_S_release,none"] == pytest.approx(sum(shares))
     # the random baseline's replies are clean: both readings agree on every task, so S_release = S
     assert results["chronovision"]["composite_S_release,none"] == pytest.approx(results["chronovision"]["composite_S,none"])
-    for task, metric in (("chronovision_shortcut", "ACC_B"), ("chronovision_news_multimodal", "ACC_M"),
-                         ("chronovision_news_year", "ACC_Y"), ("chronovision_news_year", "MAE")):
+    for task, metric in (
+        ("chronovision_shortcut", "ACC_B"),
+        ("chronovision_news_multimodal", "ACC_M"),
+        ("chronovision_news_year", "ACC_Y"),
+        ("chronovision_news_year", "MAE"),
+    ):
         assert results[task][f"{metric}_release,none"] == pytest.approx(results[task][f"{metric},none"]), (task, metric)

@@ -5,11 +5,11 @@ import csv
 import json
 
 import pytest
-
-from chronotasks.cli import main
 from cli_errors import one_line_error
 
-CATEGORIES = ("sports", "politics", "emergency", "electronics", "diversity")   # Table IV's order
+from chronotasks.cli import main
+
+CATEGORIES = ("sports", "politics", "emergency", "electronics", "diversity")  # Table IV's order
 
 
 def _write(path, tasks, model="qwen3_vl", model_args=""):
@@ -25,15 +25,24 @@ FULL_RUN = {
     "chronovision_artifacts_loc": {"ACC_A": 0.40, "acc_tang": 0.10, "acc_qing": 0.55, "acc_jade": 0.25, "acc_lacquerware": 1.0},
     "chronovision_artifacts_sort_intra": {"tau": 0.2},
     "chronovision_artifacts_sort_cross": {"tau": 0.4},
-    "chronovision_shortcut": {"ACC_B": 0.80, "ACC_1": 0.90, "ACC_2": 0.60, "delta_ACC": 0.30,
-                              **{f"delta_ACC_{c}": d for c, d in zip(CATEGORIES, (0.1, 0.2, 0.3, 0.4, -0.5))},
-                              "ACC_B_sports": 0.7, "ACC_1_sports": 0.6, "ACC_2_sports": 0.5},
+    "chronovision_shortcut": {
+        "ACC_B": 0.80,
+        "ACC_1": 0.90,
+        "ACC_2": 0.60,
+        "delta_ACC": 0.30,
+        **{f"delta_ACC_{c}": d for c, d in zip(CATEGORIES, (0.1, 0.2, 0.3, 0.4, -0.5))},
+        "ACC_B_sports": 0.7,
+        "ACC_1_sports": 0.6,
+        "ACC_2_sports": 0.5,
+    },
     "chronovision_shortcut_cot": {"delta_ACC_politics": 0.05},
     "chronovision_news_year": {"ACC_Y": 0.50, "MAE": 4.0},
     "chronovision_news_multimodal": {"ACC_M": 0.30},
 }
-TABLE3_FULL = ("| qwen3_vl (pretrained=x) | 40.00 | 0.300 | 65.00 | 80.00 | 90.00 | 60.00 | 30.00 | 50.00 | 4.00 | 30.00"
-               " | 52.50 | 56.00 | 38.75 | 49.08 |")
+TABLE3_FULL = (
+    "| qwen3_vl (pretrained=x) | 40.00 | 0.300 | 65.00 | 80.00 | 90.00 | 60.00 | 30.00 | 50.00 | 4.00 | 30.00"
+    " | 52.50 | 56.00 | 38.75 | 49.08 |"
+)
 
 
 def _table(printed, title):
@@ -46,8 +55,9 @@ def _table(printed, title):
 def test_table3_row_and_composite_by_hand(tmp_path, capsys):
     full = _write(tmp_path / "a_results.json", FULL_RUN, model_args="pretrained=x")
     # Only the shortcut run: S_S = 0.6 · (1 − 0.1) = 0.54; no news or artifacts, so S_A, S_N and S are missing.
-    part = _write(tmp_path / "b_results.json", {"chronovision_shortcut": {"ACC_B": 0.6, "ACC_1": 0.7, "ACC_2": 0.6, "delta_ACC": 0.1}},
-                  model="gpt")
+    part = _write(
+        tmp_path / "b_results.json", {"chronovision_shortcut": {"ACC_B": 0.6, "ACC_1": 0.7, "ACC_2": 0.6, "delta_ACC": 0.1}}, model="gpt"
+    )
     assert main(["report", "chronovision", str(full), str(part)]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith("Table III")
@@ -76,8 +86,24 @@ def test_csv_and_plot_are_written(tmp_path, capsys):
     full = _write(tmp_path / "runs" / "a_results.json", FULL_RUN)
     _write(tmp_path / "runs" / "b_results.json", {"chronovision_artifacts_loc": {"ACC_A": 0.2, "acc_song": 0.3}}, model="gpt")
     out_csv, png = tmp_path / "table.csv", tmp_path / "plots" / "chronovision.png"
-    assert main(["report", "chronovision", str(tmp_path / "runs"), "--label", "Qwen3-VL", "--label", "GPT",
-                 "--csv", str(out_csv), "--plot", str(png)]) == 0
+    assert (
+        main(
+            [
+                "report",
+                "chronovision",
+                str(tmp_path / "runs"),
+                "--label",
+                "Qwen3-VL",
+                "--label",
+                "GPT",
+                "--csv",
+                str(out_csv),
+                "--plot",
+                str(png),
+            ]
+        )
+        == 0
+    )
     rows = list(csv.DictReader(out_csv.open(encoding="utf-8")))
     assert [r["model"] for r in rows] == ["Qwen3-VL", "GPT"] and rows[0]["file"] == str(full)
     assert float(rows[0]["S"]) == pytest.approx(49.0833, abs=1e-4)
@@ -93,23 +119,41 @@ def test_errors_name_the_file_and_field(tmp_path, capsys):
     bad_json.write_text("{not json")
     one_line_error(capsys, ["report", "chronovision", str(bad_json)], "x_results.json: not an lmms-eval results JSON")
     text_metric = _write(tmp_path / "y_results.json", {"chronovision_artifacts_loc": {"ACC_A": "N/A"}})
-    one_line_error(capsys, ["report", "chronovision", str(text_metric)],
-                   r"y_results.json: results\['chronovision_artifacts_loc'\]\['ACC_A,none'\] is 'N/A'")
+    one_line_error(
+        capsys,
+        ["report", "chronovision", str(text_metric)],
+        r"y_results.json: results\['chronovision_artifacts_loc'\]\['ACC_A,none'\] is 'N/A'",
+    )
     other = _write(tmp_path / "z_results.json", {"mme": {"accuracy": 0.5}})
     one_line_error(capsys, ["report", "chronovision", str(other)], "no.*ChronoVision.*z_results.json")
-    one_line_error(capsys, ["report", "chronovision", str(_write(tmp_path / "w_results.json", FULL_RUN)), "--label", "a", "--label", "b"],
-                   "--label given 2 times for 1 results files")
+    one_line_error(
+        capsys,
+        ["report", "chronovision", str(_write(tmp_path / "w_results.json", FULL_RUN)), "--label", "a", "--label", "b"],
+        "--label given 2 times for 1 results files",
+    )
     (tmp_path / "empty").mkdir()
     one_line_error(capsys, ["report", "chronovision", str(tmp_path / "empty")], "no \\*_results.json under .*empty")
-    one_line_error(capsys, ["report", "chronovision", str(_write(tmp_path / "v_results.json", {"chronovision_news_year": {"ACC_Y": 0.1}})),
-                            "--plot", str(tmp_path / "p.png")], "nothing to plot.*v_results.json")
+    one_line_error(
+        capsys,
+        [
+            "report",
+            "chronovision",
+            str(_write(tmp_path / "v_results.json", {"chronovision_news_year": {"ACC_Y": 0.1}})),
+            "--plot",
+            str(tmp_path / "p.png"),
+        ],
+        "nothing to plot.*v_results.json",
+    )
 
 
 def test_failed_tasks_samples_and_failure_rates(tmp_path, capsys):
     """Each run's samples per task and failure rates; a run whose shortcut replies were all unreadable is marked."""
-    path = _write(tmp_path / "c_results.json", {"chronovision_artifacts_loc": {"ACC_A": 0.4, "parse_failure": 0.1},
-                                                "chronovision_shortcut": {"ACC_B": 0.0, "parse_failure": 1.0}},
-                  model="chrono_constant", model_args="answer=A")
+    path = _write(
+        tmp_path / "c_results.json",
+        {"chronovision_artifacts_loc": {"ACC_A": 0.4, "parse_failure": 0.1}, "chronovision_shortcut": {"ACC_B": 0.0, "parse_failure": 1.0}},
+        model="chrono_constant",
+        model_args="answer=A",
+    )
     data = json.loads(path.read_text())
     data["n-samples"] = {"chronovision_artifacts_loc": {"effective": 30}, "chronovision_shortcut": {"effective": 60}}
     path.write_text(json.dumps(data))

@@ -107,18 +107,20 @@ def test_every_format_decodes_as_opencv_does_whatever_was_imported_first(tmp_pat
 
 def test_the_fault_is_real_opencv_png_decoding_fails_after_decord():
     """What the decode path avoids (if a later decord or OpenCV fixes it, this test says so)."""
-    code = ("import decord, cv2, numpy as np; ok, data = cv2.imencode('.png', np.zeros((8, 8), np.uint8)); "
-            "print(cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) is None)")
+    code = (
+        "import decord, cv2, numpy as np; ok, data = cv2.imencode('.png', np.zeros((8, 8), np.uint8)); "
+        "print(cv2.imdecode(data, cv2.IMREAD_GRAYSCALE) is None)"
+    )
     assert _run(code).strip().splitlines()[-1] == "True"
 
 
 def test_sixteen_bit_png_keeps_its_picture(tmp_path):
     from chronotasks.data.loading import open_image
 
-    values = np.arange(0, 65536, 257, dtype=np.uint16).reshape(16, 16)   # 0, 257, ..., 65535: high bytes 0..255
+    values = np.arange(0, 65536, 257, dtype=np.uint16).reshape(16, 16)  # 0, 257, ..., 65535: high bytes 0..255
     Image.fromarray(values).save(tmp_path / "ramp16.png")
     with Image.open(tmp_path / "ramp16.png") as stored:
-        assert stored.mode.startswith("I")   # really 16 bits on disk
+        assert stored.mode.startswith("I")  # really 16 bits on disk
     got = np.asarray(open_image(str(tmp_path / "ramp16.png")))
     assert np.array_equal(got[..., 0], np.arange(256, dtype=np.uint8).reshape(16, 16))
     assert np.array_equal(got[..., 0], got[..., 2])

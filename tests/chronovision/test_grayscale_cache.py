@@ -27,11 +27,11 @@ def test_a_same_size_replacement_with_its_mtime_restored_is_converted_again(tmp_
     expected_other = _photo(other, 2)
     gray_image(path, tmp_path / "cache")
     stat = os.stat(path)
-    with open(path, "r+b") as handle:                      # cp -p: other bytes, same size, the old times
+    with open(path, "r+b") as handle:  # cp -p: other bytes, same size, the old times
         handle.write(other.read_bytes())
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert (os.stat(path).st_size, os.stat(path).st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
-    cache_files._digests.clear()                           # a new run
+    cache_files._digests.clear()  # a new run
     assert np.array_equal(np.asarray(gray_image(path, tmp_path / "cache")), expected_other)
 
 

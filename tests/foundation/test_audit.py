@@ -18,7 +18,9 @@ sys.path.insert(0, str(REPO_ROOT / "tests"))
 
 def _audit(*args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT)}
-    return subprocess.run([sys.executable, "-m", "chronotasks.cli", "audit", *args], capture_output=True, text=True, env=env, cwd=REPO_ROOT, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "chronotasks.cli", "audit", *args], capture_output=True, text=True, env=env, cwd=REPO_ROOT, check=False
+    )
 
 
 @pytest.mark.slow
@@ -35,7 +37,9 @@ def test_audit_of_a_real_run(lmms_eval_run, tmp_path):
     assert "chrono_demo_pair: most common unreadable replies\n     40 x 'B'" in proc.stdout
     rows = list(csv.DictReader((tmp_path.parent / f"{tmp_path.name}_audit.csv").open()))
     assert {(r["task"], r["row"], r["rules"], r["unreadable"], r["rate"]) for r in rows if r["row"] == "task"} == {
-        ("chrono_demo_pair", "task", "0", "40", "1.0000"), ("chrono_demo_period", "task", "40", "0", "0.0000")}
+        ("chrono_demo_pair", "task", "0", "40", "1.0000"),
+        ("chrono_demo_period", "task", "40", "0", "0.0000"),
+    }
     assert [(r["count"], r["reply"]) for r in rows if r["row"] == "unreadable_reply"] == [("40", "B")]
 
 
@@ -60,17 +64,34 @@ def test_audit_counts_tempviz_judge_replies_without_a_verdict(tmp_path):
     image = tmp_path / "fox.png"
     Image.new("RGB", (32, 32), (180, 90, 40)).save(image)
     subjects = ["a red fox in europe in january", "a koala that is 36 years old", "a lake in europe in july"]
-    docs = [{"id": f"Animals-{n}", "category": "Animals", "prompt": f"Create a photorealistic image of {s}.",
-             "prompt_body": f"a photorealistic image of {s}.", "temporal_cue": s.split(" ", 3)[-1]} for n, s in enumerate(subjects)]
+    docs = [
+        {
+            "id": f"Animals-{n}",
+            "category": "Animals",
+            "prompt": f"Create a photorealistic image of {s}.",
+            "prompt_body": f"a photorealistic image of {s}.",
+            "temporal_cue": s.split(" ", 3)[-1],
+        }
+        for n, s in enumerate(subjects)
+    ]
     rambling = "The image shows an animal in a natural setting with soft lighting and a blurred background."
 
-    def judge(body):   # the koala reply states no verdict
+    def judge(body):  # the koala reply states no verdict
         return rambling if "koala" in last_user_text(body) else "Yes."
 
     with OpenAIStub(responder=judge) as stub:
-        reply = json.dumps({"text": "", "images": [str(image)], "judge": {
-            "judge": "vlm_direct", "judge_model": "stub-vlm", "judge_base_url": stub.base_url,
-            "judge_cache_dir": str(tmp_path / "judge_cache")}})
+        reply = json.dumps(
+            {
+                "text": "",
+                "images": [str(image)],
+                "judge": {
+                    "judge": "vlm_direct",
+                    "judge_model": "stub-vlm",
+                    "judge_base_url": stub.base_url,
+                    "judge_cache_dir": str(tmp_path / "judge_cache"),
+                },
+            }
+        )
         per_doc = [utils.process_results(doc, [reply]) for doc in docs]
         assert utils.judge_parse_failure([m["judge_parse_failure"] for m in per_doc]) == pytest.approx(1 / 3)
     # the samples file as lmms-eval writes it after aggregation: each metric's value is the judged item
@@ -89,8 +110,9 @@ def test_audit_shares_decided_by_rules_extractor_and_abstained(tmp_path):
 
     with open(tmp_path / "20250101_samples_tabvlm_grouping.jsonl", "w", encoding="utf-8") as handle:
         for n, who in enumerate(["rules"] * 6 + ["llm"] * 3 + ["none"]):
-            handle.write(json.dumps({"doc_id": n, "filtered_resps": [f"reply {n}"], "parse_failure": float(who == "none"),
-                                     "extractor": who}) + "\n")
+            handle.write(
+                json.dumps({"doc_id": n, "filtered_resps": [f"reply {n}"], "parse_failure": float(who == "none"), "extractor": who}) + "\n"
+            )
     with open(tmp_path / "20250101_samples_tabvlm_sequence.jsonl", "w", encoding="utf-8") as handle:
         for n in range(4):  # the extractor off: no field; one reply unreadable
             handle.write(json.dumps({"doc_id": n, "filtered_resps": [f"reply {n}"], "parse_failure": float(n == 3)}) + "\n")
@@ -114,12 +136,30 @@ def test_audit_counts_judgements_that_failed(tmp_path):
 
     image = tmp_path / "fox.png"
     Image.new("RGB", (32, 32), (180, 90, 40)).save(image)
-    docs = [{"id": f"Animals-{n}", "category": "Animals", "prompt": f"Create a photorealistic image of a fox in {m}.",
-             "prompt_body": f"a photorealistic image of a fox in {m}.", "temporal_cue": m} for n, m in enumerate(("january", "july"))]
+    docs = [
+        {
+            "id": f"Animals-{n}",
+            "category": "Animals",
+            "prompt": f"Create a photorealistic image of a fox in {m}.",
+            "prompt_body": f"a photorealistic image of a fox in {m}.",
+            "temporal_cue": m,
+        }
+        for n, m in enumerate(("january", "july"))
+    ]
     with OpenAIStub(fail_every=1, fail_status=500) as stub:
-        reply = json.dumps({"text": "", "images": [str(image)], "judge": {
-            "judge": "vlm_direct", "judge_model": "stub-vlm", "judge_base_url": stub.base_url, "judge_max_retries": 1,
-            "judge_cache_dir": str(tmp_path / "judge_cache")}})
+        reply = json.dumps(
+            {
+                "text": "",
+                "images": [str(image)],
+                "judge": {
+                    "judge": "vlm_direct",
+                    "judge_model": "stub-vlm",
+                    "judge_base_url": stub.base_url,
+                    "judge_max_retries": 1,
+                    "judge_cache_dir": str(tmp_path / "judge_cache"),
+                },
+            }
+        )
         per_doc = [utils.process_results(doc, [reply]) for doc in docs]
         assert utils.judge_failure([m["judge_failure"] for m in per_doc]) == 1.0
     with open(tmp_path / "20250101_samples_tempviz_animals.jsonl", "w", encoding="utf-8") as handle:

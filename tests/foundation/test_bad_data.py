@@ -38,20 +38,25 @@ def test_a_field_of_the_wrong_type_names_file_line_record_field_and_types(bench)
         load_task_docs("bench", "t.jsonl")
     assert str(info.value) == f"{bench / 't.jsonl'}:3: record 'c', field 'answer': expected string (as on line 1), got number 2"
     (bench / "t.jsonl").write_text(_lines({"id": "a", "options": ["x", "y"]}, {"id": "b", "options": ["x", 7]}))
-    with pytest.raises(DataError, match=r"t.jsonl:2: record 'b', field 'options' \(list items\): expected string \(as on line 1\), got number 7"):
+    with pytest.raises(
+        DataError, match=r"t.jsonl:2: record 'b', field 'options' \(list items\): expected string \(as on line 1\), got number 7"
+    ):
         load_task_docs("bench", "t.jsonl")
     (bench / "t.jsonl").write_text(_lines({"id": "a", "images": "images/a.png"}))
     with pytest.raises(DataError, match=r"t.jsonl:1: record 'a', field 'images': expected a list of image paths"):
         load_task_docs("bench", "t.jsonl")
     (bench / "t.jsonl").write_text(_lines({"id": "a", "n": 1}, {"id": "b", "n": 2.5}, {"id": "c", "n": None}))
-    assert load_task_docs("bench", "t.jsonl")["n"] == [1.0, 2.5, None]       # numbers mix, null is allowed
+    assert load_task_docs("bench", "t.jsonl")["n"] == [1.0, 2.5, None]  # numbers mix, null is allowed
 
 
 def test_a_bad_answer_space_is_named_at_load_time_not_in_the_middle_of_scoring(bench):
     good = '{"kind": "letter", "n": 4}'
     a = {"id": "a", "answer": "A", "answer_space": good}
     (bench / "t.jsonl").write_text(_lines(a, {"id": "b", "answer_space": '{"kind": "letters", "n": 4}'}))
-    with pytest.raises(DataError, match=r"t.jsonl:2: record 'b', field 'answer_space': .* is not a valid answer space \(unknown answer-space kind 'letters'"):
+    with pytest.raises(
+        DataError,
+        match=r"t.jsonl:2: record 'b', field 'answer_space': .* is not a valid answer space \(unknown answer-space kind 'letters'",
+    ):
         load_task_docs("bench", "t.jsonl")
     (bench / "t.jsonl").write_text(_lines(a, {"id": "b", "answer_space": '{"kind": "ordering"}'}))
     with pytest.raises(DataError, match=r"t.jsonl:2: record 'b', field 'answer_space': .*needs n"):
@@ -93,21 +98,24 @@ BAD_RECORDS = [
     ("tabvlm_technique", "tabvlm/technique.jsonl", {"answer": ["A", "A"]}, "answer"),
     ("tabvlm_technique", "tabvlm/technique.jsonl", {"answer": ["F"]}, "answer"),
     ("tabvlm_sequence", "tabvlm/sequence.jsonl", {"answer": ["A", "B", "C", "C"]}, "answer"),
-    ("chronovision_artifacts_sort_intra", "chronovision/artifacts_sort_intra.jsonl", {"gold_order": [1, 2, 3, 4]},
-     "gold_order"),
+    ("chronovision_artifacts_sort_intra", "chronovision/artifacts_sort_intra.jsonl", {"gold_order": [1, 2, 3, 4]}, "gold_order"),
     ("chronovision_news_year", "chronovision/news_year.jsonl", {"year": 2031}, "year"),
     ("chronovision_news_year", "chronovision/news_year.jsonl", {"year": 1900}, "year"),
-    ("chronovision_news_year", "chronovision/news_year.jsonl", {"answer_space": '{"hi": 1946, "kind": "year", "lo": 2025}'},
-     "answer_space"),
+    (
+        "chronovision_news_year",
+        "chronovision/news_year.jsonl",
+        {"answer_space": '{"hi": 1946, "kind": "year", "lo": 2025}'},
+        "answer_space",
+    ),
     ("chronovision_shortcut", "chronovision/shortcut.jsonl", {"answer": "3"}, "answer"),
     ("chronovision_artifacts_loc", "chronovision/artifacts_loc.jsonl", {"id": {"museum": "cha", "n": 3}}, "id"),
 ]
 
 
-@pytest.mark.parametrize("task, file, change, field", BAD_RECORDS,
-                         ids=[f"{t}-{json.dumps(c)}" for t, _, c, _ in BAD_RECORDS])
+@pytest.mark.parametrize("task, file, change, field", BAD_RECORDS, ids=[f"{t}-{json.dumps(c)}" for t, _, c, _ in BAD_RECORDS])
 def test_a_record_that_does_not_fit_its_task_is_refused_naming_file_line_record_and_field(
-        demo_root, tmp_path, monkeypatch, capsys, task, file, change, field):
+    demo_root, tmp_path, monkeypatch, capsys, task, file, change, field
+):
     """Through the task's own process_docs (as lmms-eval loads it) and `chronotasks check-data`."""
     benchmark = file.split("/")[0]
     shutil.copytree(demo_root / benchmark, tmp_path / benchmark)
@@ -130,8 +138,8 @@ def test_a_repeated_id_and_a_repeated_line_are_refused(demo_root, tmp_path, monk
     path = tmp_path / "chrono_demo" / "period.jsonl"
 
     def repeat(records):
-        records[4]["id"] = records[0]["id"]           # two questions, one id
-        records.insert(7, dict(records[1]))           # one question listed twice: line 8 repeats line 2
+        records[4]["id"] = records[0]["id"]  # two questions, one id
+        records.insert(7, dict(records[1]))  # one question listed twice: line 8 repeats line 2
 
     _rewrite(path, repeat)
     assert main(["check-data", "chrono_demo_period"]) == 1
@@ -146,7 +154,7 @@ def test_check_data_lists_every_bad_record_and_loading_names_them_all(demo_root,
     monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
     path = tmp_path / "chrono_demo" / "period.jsonl"
 
-    def break_all(records):                             # 40 answers out of the space, 39 repeated ids
+    def break_all(records):  # 40 answers out of the space, 39 repeated ids
         for record in records:
             record.update(answer="E", id=records[0]["id"])
 
@@ -154,30 +162,44 @@ def test_check_data_lists_every_bad_record_and_loading_names_them_all(demo_root,
     assert main(["check-data", "chrono_demo_period"]) == 1
     out = capsys.readouterr().out
     assert "79 problem(s)" in out
-    assert [int(n) for n in re.findall(r"period.jsonl:(\d+): record 'demo-period-000', field 'answer': \"E\" is not one of the 4 "
-                                        r"option letters A-D", out)] == list(range(1, 41))
-    assert [int(n) for n in re.findall(r"period.jsonl:(\d+): record 'demo-period-000', field 'id': 'demo-period-000' is also "
-                                        r"the id on line 1", out)] == list(range(2, 41))
+    assert [
+        int(n)
+        for n in re.findall(
+            r"period.jsonl:(\d+): record 'demo-period-000', field 'answer': \"E\" is not one of the 4 "
+            r"option letters A-D",
+            out,
+        )
+    ] == list(range(1, 41))
+    assert [
+        int(n)
+        for n in re.findall(
+            r"period.jsonl:(\d+): record 'demo-period-000', field 'id': 'demo-period-000' is also "
+            r"the id on line 1",
+            out,
+        )
+    ] == list(range(2, 41))
     with pytest.raises(DataError) as info:
         load_task_docs("chrono_demo", "period.jsonl", ("id", "images", "options", "answer"))
     assert str(info.value).startswith("79 problems (`chronotasks check-data` lists every one):")
-    assert len(info.value.problems) == 79 and str(info.value).count("\n  ") == 21   # the message: the first 20, and a count
+    assert len(info.value.problems) == 79 and str(info.value).count("\n  ") == 21  # the message: the first 20, and a count
     assert str(info.value).endswith("\n  ... and 59 more")
 
 
 def test_an_answer_space_with_nothing_in_it_is_not_a_space():
     """Each of these once loaded and then failed mid-run (``IndexError: Cannot choose from an empty
     sequence`` in the random baseline) or could never be answered."""
-    for text, why in [('{"kind": "letter", "n": 0}', "n = 0: a question needs at least one option"),
-                      ('{"kind": "ordering", "n": -1, "base": 0}', "n = -1"),
-                      ('{"kind": "letter_set", "n": 27}', "at most 26"),
-                      ('{"kind": "k_of_n", "n": 4, "k": 5}', "k = 5 must lie in 1..n (4)"),
-                      ('{"kind": "k_of_n", "n": 4, "k": 0}', "k = 0"),
-                      ('{"kind": "year", "lo": 2000, "hi": 1999}', "lo = 2000 is after hi = 1999"),
-                      ('{"kind": "choice", "choices": []}', "needs choices"),
-                      ('{"kind": "choice", "choices": ["1", "1"]}', "repeat a value"),
-                      ('{"kind": "letter", "n": "4"}', "n must be an integer"),
-                      ('{"kind": "letter", "n": true}', "n must be an integer")]:
+    for text, why in [
+        ('{"kind": "letter", "n": 0}', "n = 0: a question needs at least one option"),
+        ('{"kind": "ordering", "n": -1, "base": 0}', "n = -1"),
+        ('{"kind": "letter_set", "n": 27}', "at most 26"),
+        ('{"kind": "k_of_n", "n": 4, "k": 5}', "k = 5 must lie in 1..n (4)"),
+        ('{"kind": "k_of_n", "n": 4, "k": 0}', "k = 0"),
+        ('{"kind": "year", "lo": 2000, "hi": 1999}', "lo = 2000 is after hi = 1999"),
+        ('{"kind": "choice", "choices": []}', "needs choices"),
+        ('{"kind": "choice", "choices": ["1", "1"]}', "repeat a value"),
+        ('{"kind": "letter", "n": "4"}', "n must be an integer"),
+        ('{"kind": "letter", "n": true}', "n must be an integer"),
+    ]:
         with pytest.raises(ValueError, match=re.escape(why)):
             AnswerSpace.from_json(text)
     assert AnswerSpace.from_json('{"kind": "k_of_n", "n": 1, "k": 1}').random_value(random.Random(0)) == frozenset("A")
@@ -196,7 +218,7 @@ def test_bytes_that_are_not_utf8_are_named_with_file_and_line(bench):
     (bench / "t.jsonl").write_bytes(_lines({"id": "a"}).encode() + b'{"id": "\xe9t\xe9"}\n')
     with pytest.raises(DataError, match=r"t.jsonl:2: not UTF-8 text \(byte 0xe9 at column 9\)"):
         load_task_docs("bench", "t.jsonl")
-    (bench / "t.jsonl").write_bytes(b"\xef\xbb\xbf" + _lines({"id": "a"}).encode())   # a UTF-8 BOM is fine
+    (bench / "t.jsonl").write_bytes(b"\xef\xbb\xbf" + _lines({"id": "a"}).encode())  # a UTF-8 BOM is fine
     assert load_task_docs("bench", "t.jsonl")["id"] == ["a"]
     (bench / "t.jsonl").write_text('["not", "a record"]\n')
     with pytest.raises(DataError, match=r"t.jsonl:1: expected a JSON object \(one record per line\), got list"):
@@ -219,11 +241,11 @@ def broken_images(bench):
 def test_missing_and_truncated_images_give_placeholders_and_are_remembered(broken_images, caplog):
     docs = load_task_docs("bench", "t.jsonl")
     assert "1 image file(s) do not exist (record 'missing'" in caplog.text
-    ImageFile.LOAD_TRUNCATED_IMAGES = True          # as lmms-eval sets it when it is imported
+    ImageFile.LOAD_TRUNCATED_IMAGES = True  # as lmms-eval sets it when it is imported
     try:
         with pytest.raises(DataError, match="truncated.jpg is not a readable image .*truncated"):
             open_image(docs[2]["images"][0], "truncated")
-        assert ImageFile.LOAD_TRUNCATED_IMAGES is True      # restored after
+        assert ImageFile.LOAD_TRUNCATED_IMAGES is True  # restored after
         images = [doc_images(doc)[0] for doc in docs]
     finally:
         ImageFile.LOAD_TRUNCATED_IMAGES = False
@@ -237,7 +259,7 @@ def test_missing_and_truncated_images_give_placeholders_and_are_remembered(broke
 
 def test_image_failure_is_found_even_when_the_model_never_opened_the_image(broken_images):
     docs = load_task_docs("bench", "t.jsonl")
-    loading._image_status.clear()          # a baseline never calls doc_to_visual
+    loading._image_status.clear()  # a baseline never calls doc_to_visual
     assert [image_failure(doc) is not None for doc in docs] == [False, True, True]
 
 
@@ -253,8 +275,8 @@ def test_the_cheap_image_check_agrees_with_a_full_decode(tmp_path):
         photo.save(buffer, format=fmt)
         files[name] = buffer.getvalue()
         files["half_" + name] = buffer.getvalue()[: len(buffer.getvalue()) // 2]
-        files["cut_" + name] = buffer.getvalue()[:-20]            # only the ending lost
-    files["trailing.jpg"] = files["a.jpg"] + b"\0" * 64            # bytes after the end-of-image marker: still valid
+        files["cut_" + name] = buffer.getvalue()[:-20]  # only the ending lost
+    files["trailing.jpg"] = files["a.jpg"] + b"\0" * 64  # bytes after the end-of-image marker: still valid
     buffer = io.BytesIO()
     Image.fromarray(np.arange(0, 65536, 64, dtype=np.uint16).reshape(32, 32)).save(buffer, format="PNG")
     files["gray16.png"], files["empty.jpg"], files["text.png"] = buffer.getvalue(), b"", b"not an image\n"
@@ -265,8 +287,15 @@ def test_the_cheap_image_check_agrees_with_a_full_decode(tmp_path):
     assert all(cheap == full for cheap, full in verdicts.values()), verdicts
     # a PNG that lost only its IEND chunk and a few bytes still decodes (PIL does not need them): the check
     # then decodes it and agrees
-    assert [name for name, (ok, _) in verdicts.items() if ok] == ["a.jpg", "a.png", "cut_a.png", "a.webp", "a.bmp", "trailing.jpg",
-                                                                  "gray16.png"]
+    assert [name for name, (ok, _) in verdicts.items() if ok] == [
+        "a.jpg",
+        "a.png",
+        "cut_a.png",
+        "a.webp",
+        "a.bmp",
+        "trailing.jpg",
+        "gray16.png",
+    ]
 
 
 def test_a_failed_image_is_scored_wrong_not_a_parse_failure_and_counted(demo_root, tmp_path, monkeypatch):
@@ -277,7 +306,7 @@ def test_a_failed_image_is_scored_wrong_not_a_parse_failure_and_counted(demo_roo
     monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path))
     docs = utils.style_period_docs(None)
     first, second = docs[0], docs[1]
-    gold = lambda doc: ", ".join(doc["answer"]) if isinstance(doc["answer"], list) else doc["answer"]   # noqa: E731
+    gold = lambda doc: ", ".join(doc["answer"]) if isinstance(doc["answer"], list) else doc["answer"]  # noqa: E731
     assert utils.process_results(first, [gold(first)])["accuracy"] == 1.0
     (tmp_path / "tabvlm" / "images" / first["images"][0].rsplit("/", 1)[1]).unlink()
     loading._image_status.clear()
@@ -313,7 +342,7 @@ def test_check_data_finds_every_problem_and_exits_nonzero(demo_root, tmp_path, m
 def _scan_start(data: bytes) -> int:
     """Where a baseline JPEG's scan data begins: after the start-of-scan marker's segment."""
     sos = data.index(b"\xff\xda")
-    return sos + 2 + int.from_bytes(data[sos + 2:sos + 4], "big")
+    return sos + 2 + int.from_bytes(data[sos + 2 : sos + 4], "big")
 
 
 def _broken_jpegs(data: bytes) -> dict[str, bytes]:
@@ -321,11 +350,13 @@ def _broken_jpegs(data: bytes) -> dict[str, bytes]:
     again, a scan written empty, a block of bytes lost to zeros)."""
     start, end = _scan_start(data), len(data) - 2
     zeroed = bytearray(data)
-    zeroed[(start + end) // 2:(start + end) // 2 + 64] = bytes(64)
-    return {"no_scan": data[:start] + b"\xff\xd9",
-            "half_scan": data[:(start + end) // 2] + b"\xff\xd9",
-            "first_bytes_of_scan": data[:start + 16] + b"\xff\xd9",
-            "zeroed_scan": bytes(zeroed)}
+    zeroed[(start + end) // 2 : (start + end) // 2 + 64] = bytes(64)
+    return {
+        "no_scan": data[:start] + b"\xff\xd9",
+        "half_scan": data[: (start + end) // 2] + b"\xff\xd9",
+        "first_bytes_of_scan": data[: start + 16] + b"\xff\xd9",
+        "zeroed_scan": bytes(zeroed),
+    }
 
 
 def test_a_jpeg_with_missing_scan_data_decodes_grey_without_error_and_the_full_check_finds_it(tmp_path):
@@ -339,22 +370,25 @@ def test_a_jpeg_with_missing_scan_data_decodes_grey_without_error_and_the_full_c
         buffer = io.BytesIO()
         photo.save(buffer, format="JPEG", quality=90, **options)
         good[name] = buffer.getvalue()
-    dqt = good["baseline"].index(b"\xff\xdb")          # stray bytes before a header marker: harmless, decodes whole
+    dqt = good["baseline"].index(b"\xff\xdb")  # stray bytes before a header marker: harmless, decodes whole
     good["stray_header_bytes"] = good["baseline"][:dqt] + b"\x00\x00" + good["baseline"][dqt:]
-    good["png"] = _png(photo)                           # not a JPEG: PIL's decode alone decides
+    good["png"] = _png(photo)  # not a JPEG: PIL's decode alone decides
     for name, data in {**good, **_broken_jpegs(good["baseline"])}.items():
         (tmp_path / f"{name}.jpg").write_bytes(data)
     for name in good:
         assert full_decode_problem(str(tmp_path / f"{name}.jpg")) is None, name
     for name in _broken_jpegs(good["baseline"]):
         path = str(tmp_path / f"{name}.jpg")
-        assert decode_problem(path) is None, name           # PIL decodes it, no error ...
+        assert decode_problem(path) is None, name  # PIL decodes it, no error ...
         pixels = np.asarray(open_image(path))
-        if name != "zeroed_scan":                            # ... its last rows one flat colour (lost bytes: garbage) ...
+        if name != "zeroed_scan":  # ... its last rows one flat colour (lost bytes: garbage) ...
             assert (pixels[-16:] == pixels[-1, -1]).all(), name
-        assert np.abs(pixels[-16:].astype(int) - np.asarray(photo)[-16:]).max() > 40, name   # ... not the photo's
-        assert re.fullmatch(rf"image file {re.escape(path)} has missing or damaged JPEG scan data \(.+\): "
-                            r"parts decode as flat grey", full_decode_problem(path)), name
+        assert np.abs(pixels[-16:].astype(int) - np.asarray(photo)[-16:]).max() > 40, name  # ... not the photo's
+        assert re.fullmatch(
+            rf"image file {re.escape(path)} has missing or damaged JPEG scan data \(.+\): "
+            r"parts decode as flat grey",
+            full_decode_problem(path),
+        ), name
 
 
 def _png(image: Image.Image) -> bytes:
@@ -376,13 +410,15 @@ def test_check_data_names_the_records_of_jpegs_with_missing_scan_data(demo_root,
     capsys.readouterr()
     assert main(["check-data", "chronovision_artifacts_loc"]) == 1
     out = capsys.readouterr().out
-    found = re.findall(rf"{re.escape(str(path))}:(\d+): record '([^']+)', field 'images'\[0\]: image file \S+ has missing or "
-                       r"damaged JPEG scan data", out)
+    found = re.findall(
+        rf"{re.escape(str(path))}:(\d+): record '([^']+)', field 'images'\[0\]: image file \S+ has missing or "
+        r"damaged JPEG scan data",
+        out,
+    )
     assert found == [(str(line), records[line - 1]["id"]) for line in lines], out
 
 
-def test_check_data_names_the_file_line_of_a_variant_or_retrieval_record_with_a_bad_image(demo_root, tmp_path, monkeypatch,
-                                                                                          capsys):
+def test_check_data_names_the_file_line_of_a_variant_or_retrieval_record_with_a_bad_image(demo_root, tmp_path, monkeypatch, capsys):
     """A circular variant's documents come from its base task's records; a retrieval task's hook adds
     corpus paths: their image problems are named by the record's file and line all the same."""
     for benchmark in ("chrono_demo", "musebench"):
@@ -393,11 +429,17 @@ def test_check_data_names_the_file_line_of_a_variant_or_retrieval_record_with_a_
         (tmp_path / file).parent.joinpath(record["images"][0]).unlink()
     assert main(["check-data", "chrono_demo_period_circular", "musebench_retrieval_structural_i2t"]) == 1
     out = capsys.readouterr().out
-    rotations = re.findall(rf"{re.escape(str(tmp_path / 'chrono_demo/period.jsonl'))}:3: record 'demo-period-002@r(\d)', "
-                           r"field 'images'\[0\]: image file \S+ does not exist", out)
+    rotations = re.findall(
+        rf"{re.escape(str(tmp_path / 'chrono_demo/period.jsonl'))}:3: record 'demo-period-002@r(\d)', "
+        r"field 'images'\[0\]: image file \S+ does not exist",
+        out,
+    )
     assert rotations == ["0", "1", "2", "3"]
-    assert re.search(rf"{re.escape(str(tmp_path / 'musebench/retrieval_i2t_structural.jsonl'))}:5: record '[^']+', "
-                     r"field 'images'\[0\]: image file \S+ does not exist", out)
+    assert re.search(
+        rf"{re.escape(str(tmp_path / 'musebench/retrieval_i2t_structural.jsonl'))}:5: record '[^']+', "
+        r"field 'images'\[0\]: image file \S+ does not exist",
+        out,
+    )
 
 
 @pytest.mark.slow
@@ -411,8 +453,9 @@ def test_lmms_eval_run_survives_a_missing_and_a_truncated_image(demo_root, tmp_p
     data = (images / "pair_005_2.png").read_bytes()
     (images / "pair_005_2.png").write_bytes(data[: len(data) // 2])
     out = tmp_path / "out"
-    results = lmms_eval_runner("--model", "chrono_grayscale_prior", "--tasks", "chrono_demo", "--log_samples",
-                            data_root=tmp_path / "data", output_path=out)["results"]
+    results = lmms_eval_runner(
+        "--model", "chrono_grayscale_prior", "--tasks", "chrono_demo", "--log_samples", data_root=tmp_path / "data", output_path=out
+    )["results"]
     assert results["chrono_demo_period"]["image_failure,none"] == pytest.approx(1 / 40)
     assert results["chrono_demo_pair"]["image_failure,none"] == pytest.approx(1 / 40)
     assert results["chrono_demo"]["image_failure,none"] == pytest.approx(2 / 80)
@@ -422,7 +465,7 @@ def test_lmms_eval_run_survives_a_missing_and_a_truncated_image(demo_root, tmp_p
         for line in path.read_text().splitlines():
             sample = json.loads(line)
             samples[(task, sample["doc_id"])] = sample
-    for key in (("chrono_demo_period", 3), ("chrono_demo_pair", 5)):        # period_003.png, pair_005_2.png
+    for key in (("chrono_demo_period", 3), ("chrono_demo_pair", 5)):  # period_003.png, pair_005_2.png
         assert (samples[key]["image_failure"], samples[key]["accuracy"], samples[key]["parse_failure"]) == (1.0, 0.0, 0.0)
     assert len(samples) == 80 and sum(s["image_failure"] for s in samples.values()) == 2
 

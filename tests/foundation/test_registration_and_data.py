@@ -21,8 +21,11 @@ def _lmms_eval(*args, env_extra=None):
 def test_model_entry_point_resolves_every_shim():
     from lmms_eval.models import get_model
 
-    for name, cls in [("chrono_random", "RandomBaseline"), ("chrono_constant", "ConstantBaseline"),
-                      ("chrono_grayscale_prior", "GrayscalePriorBaseline")]:
+    for name, cls in [
+        ("chrono_random", "RandomBaseline"),
+        ("chrono_constant", "ConstantBaseline"),
+        ("chrono_grayscale_prior", "GrayscalePriorBaseline"),
+    ]:
         assert get_model(name).__name__ == cls
 
 

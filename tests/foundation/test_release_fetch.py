@@ -5,20 +5,20 @@ a dropped connection resumed with Range, a corrupt file, no network found once."
 import time
 
 import pytest
+from release_server import ReleaseServer
 
 from chronotasks.benchmarks.tempviz.prepare import RELEASE as TEMPVIZ
 from chronotasks.cli import main
 from chronotasks.data.fetch import Downloader, DownloadError, sha256_of
 from chronotasks.data.loading import read_jsonl
 from chronotasks.data.progress import Progress
-from release_server import ReleaseServer
 
 CSV = f"/github.com/{TEMPVIZ.repository}/raw/{TEMPVIZ.commit}/data/tempviz/Animals.csv"
 
 
 @pytest.fixture
 def server(seed_data, tmp_path, monkeypatch):
-    monkeypatch.setenv("CHRONOTASKS_HOME", str(tmp_path / "home"))     # an empty download cache per test
+    monkeypatch.setenv("CHRONOTASKS_HOME", str(tmp_path / "home"))  # an empty download cache per test
     served = ReleaseServer()
     served.add_release(TEMPVIZ, seed_data / "tempviz")
     served.start()
@@ -35,14 +35,16 @@ def test_fetch_verifies_every_file_and_a_rerun_downloads_nothing(server, tmp_pat
     printed = capsys.readouterr().out
     assert printed.count("verified: ") == len(TEMPVIZ.files) == 9
     assert "DIFFERS" not in printed
-    counts = {name: len(read_jsonl(tmp_path / "tv" / name)) for name in
-              ("landscapes.jsonl", "animals.jsonl", "buildings.jsonl", "maps.jsonl", "artworks.jsonl")}
-    assert sum(counts.values()) == 7940 and counts["animals.jsonl"] == 2848     # Table 1 x 4 paraphrases
+    counts = {
+        name: len(read_jsonl(tmp_path / "tv" / name))
+        for name in ("landscapes.jsonl", "animals.jsonl", "buildings.jsonl", "maps.jsonl", "artworks.jsonl")
+    }
+    assert sum(counts.values()) == 7940 and counts["animals.jsonl"] == 2848  # Table 1 x 4 paraphrases
     assert (tmp_path / "tv" / "release" / "eval_annotations" / "annotator_1.xlsx").is_file()
     assert "chronotasks metaeval tempviz --annotations" in printed
     hits = sum(server.hits.values())
     assert hits == 9
-    assert _prepare_tempviz(server, tmp_path / "tv2") == 0          # the verified download cache is reused
+    assert _prepare_tempviz(server, tmp_path / "tv2") == 0  # the verified download cache is reused
     assert sum(server.hits.values()) == hits
 
 
@@ -53,7 +55,7 @@ def test_a_dropped_connection_resumes_where_it_stopped(server, tmp_path):
     target = tmp_path / "Animals.csv"
     downloader.fetch(f"{server.url}{CSV}", target, TEMPVIZ.files["data/tempviz/Animals.csv"])
     assert server.hits[CSV] == 2
-    (path, header), = server.ranges                  # the second request asked only for the bytes not yet on disk
+    ((path, header),) = server.ranges  # the second request asked only for the bytes not yet on disk
     start = int(header.removeprefix("bytes=").removesuffix("-"))
     assert path == CSV and 0 < start <= size // 2
     assert sha256_of(target) == TEMPVIZ.files["data/tempviz/Animals.csv"]
@@ -64,7 +66,7 @@ def test_a_corrupt_download_is_fetched_again_once_then_refused(server, tmp_path,
     assert _prepare_tempviz(server, tmp_path / "once") == 0
     assert server.hits[CSV] == 2
 
-    server.corrupt[CSV] = -1          # always corrupt (e.g. a proxy rewriting it)
+    server.corrupt[CSV] = -1  # always corrupt (e.g. a proxy rewriting it)
     home_copy = tmp_path / "corrupt.csv"
     with pytest.raises(DownloadError, match="does not match the published file"):
         Downloader(backoff=0.01).fetch(f"{server.url}{CSV}", home_copy, TEMPVIZ.files["data/tempviz/Animals.csv"])

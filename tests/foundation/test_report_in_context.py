@@ -27,8 +27,7 @@ from chronotasks.cli import main
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 # the eight periods of TAB-VLM's Table 2, oldest first, as the option texts begin
-TABVLM_PERIODS = ("Prehistoric", "Bronze Age", "Iron Age", "Classical", "Early Medieval", "Late Medieval", "Early Modern",
-                  "Modern India")
+TABVLM_PERIODS = ("Prehistoric", "Bronze Age", "Iron Age", "Classical", "Early Medieval", "Late Medieval", "Early Modern", "Modern India")
 DYNASTIES = ("Tang", "Song", "Yuan", "Ming", "Qing")
 
 
@@ -55,16 +54,29 @@ def page(demo_root, lmms_eval_runner, tmp_path_factory):
     data = root / "data"
     shutil.copytree(demo_root, data)
     style = _records(data, "tabvlm", "style_period.jsonl")
-    (data / "tabvlm" / style[0]["images"][0]).unlink()        # used by this question only
+    (data / "tabvlm" / style[0]["images"][0]).unlink()  # used by this question only
     tasks = [t for t in quickstart_tasks() if t != "musebench_vqa"]
-    assert "tabvlm_chrono_release" in tasks                   # the quickstart runs the release protocol
-    lmms_eval_runner("--model", "chrono_random", "--tasks", ",".join(tasks), "--log_samples",
-                     data_root=data, output_path=root / "random")
-    lmms_eval_runner("--model", "chrono_constant", "--model_args", "answer=1 or 3", "--tasks", "tabvlm_style_period_release",
-                     "--log_samples", data_root=data, output_path=root / "hedge")
+    assert "tabvlm_chrono_release" in tasks  # the quickstart runs the release protocol
+    lmms_eval_runner("--model", "chrono_random", "--tasks", ",".join(tasks), "--log_samples", data_root=data, output_path=root / "random")
+    lmms_eval_runner(
+        "--model",
+        "chrono_constant",
+        "--model_args",
+        "answer=1 or 3",
+        "--tasks",
+        "tabvlm_style_period_release",
+        "--log_samples",
+        data_root=data,
+        output_path=root / "hedge",
+    )
     assert main(["report", str(root / "random"), str(root / "hedge"), "--out", str(root / "report")]) == 0
-    return {"page": (root / "report" / "report.md").read_text(encoding="utf-8"), "out": root / "report", "data": data,
-            "random": _samples(root / "random"), "hedge": _samples(root / "hedge")}
+    return {
+        "page": (root / "report" / "report.md").read_text(encoding="utf-8"),
+        "out": root / "report",
+        "data": data,
+        "random": _samples(root / "random"),
+        "hedge": _samples(root / "hedge"),
+    }
 
 
 def _number(cell: str) -> float:
@@ -79,7 +91,7 @@ def _size(cell: str) -> str:
 def test_our_reading_and_the_release_reading_side_by_side(page):
     text, style = page["page"], _records(page["data"], "tabvlm", "style_period.jsonl")
     ours, release = page["random"]["tabvlm_style_period"], page["random"]["tabvlm_style_period_release"]
-    assert [s["target"] for s in ours] == [r["answer"] for r in style]             # doc_id = the records' order
+    assert [s["target"] for s in ours] == [r["answer"] for r in style]  # doc_id = the records' order
     # ours, letter prompts: the reply letter is the gold letter; question 0's image is gone: scored wrong
     right = sum(s["filtered_resps"] == s["target"] for s in ours[1:])
     # release prompts: the reply is an option number; the release leaves question 0 out (39 counted)
@@ -114,15 +126,25 @@ def test_chance_levels_from_the_answer_spaces(page):
     tasks = [1 / 4, 1 / 24, 1 / 16, 1 / 16, 1 / 10, 1 / 4]
     chance = row(table(text, "Table 1 (accuracy"), "*chance*")
     assert chance[2:9] == [f"{100 * sum(tasks) / 6:.1f}", "25.0", "4.2", "6.2", "6.2", "10.0", "25.0"]
-    assert chance[2] == "12.8"                                 # the paper's own Random row
+    assert chance[2] == "12.8"  # the paper's own Random row
     # ChronoVision: 5 dynasties; a random order (τ = 0); "1" or "2"; Δ 0; one year of 1946-2025 (80); 4 photos;
     # MAE: the expected |random year - true year| over the run's 120 News-Year questions
     years = [r["year"] for r in _records(page["data"], "chronovision", "news_year.jsonl")]
     mae = sum(sum(abs(x - y) for x in range(1946, 2026)) / 80 for y in years) / len(years)
-    s_a, s_s, s_n = (0.2 + (1 + 0) / 2) / 2, 0.5 * (1 - 0), (1 / 80 * (1 - mae / 80) + 0.25) / 2   # §V.C
+    s_a, s_s, s_n = (0.2 + (1 + 0) / 2) / 2, 0.5 * (1 - 0), (1 / 80 * (1 - mae / 80) + 0.25) / 2  # §V.C
     cv = row(table(text, "Table III ("), "*chance*")
-    assert cv[2:12] == ["20.0", "0.000", "50.0", "50.0", "50.0", "0.0", f"{100 / 80:.1f}", f"{mae:.2f}", "25.0",
-                        f"{100 * (s_a + s_s + s_n) / 3:.1f}"]
+    assert cv[2:12] == [
+        "20.0",
+        "0.000",
+        "50.0",
+        "50.0",
+        "50.0",
+        "0.0",
+        f"{100 / 80:.1f}",
+        f"{mae:.2f}",
+        "25.0",
+        f"{100 * (s_a + s_s + s_n) / 3:.1f}",
+    ]
     assert row(table(text, "Artifact localization accuracy per dynasty"), "*chance*")[1:6] == ["20.0"] * 5
     assert "- **chance**: " in text
 
@@ -191,7 +213,7 @@ def test_the_year_error_histogram(page):
     years = [r["year"] for r in _records(page["data"], "chronovision", "news_year.jsonl")]
     errors = [int(s["filtered_resps"]) - year for s, year in zip(page["random"]["chronovision_news_year"], years)]
 
-    def bin_of(e: int) -> int:      # < −20, −20…−11, −10…−6, −5…−2, −1, 0, +1, +2…+5, +6…+10, +11…+20, > +20
+    def bin_of(e: int) -> int:  # < −20, −20…−11, −10…−6, −5…−2, −1, 0, +1, +2…+5, +6…+10, +11…+20, > +20
         edges = (-21, -11, -6, -2, -1, 0, 1, 5, 10, 20)
         return next((i for i, edge in enumerate(edges) if e <= edge), 10)
 
@@ -209,13 +231,21 @@ def test_the_year_error_histogram(page):
 @pytest.mark.slow
 def test_plots_and_files(page):
     out = page["out"]
-    for name in ("tabvlm_headlines.png", "chronovision_headlines.png", "per_period_accuracy.png", "time_offsets.png",
-                 "period_confusion.png", "year_errors.png"):
+    for name in (
+        "tabvlm_headlines.png",
+        "chronovision_headlines.png",
+        "per_period_accuracy.png",
+        "time_offsets.png",
+        "period_confusion.png",
+        "year_errors.png",
+    ):
         assert (out / name).read_bytes().startswith(b"\x89PNG") and f"]({name})" in page["page"], name
     published = (out / "published_rows.csv").read_text(encoding="utf-8")
-    assert "tabvlm,\"Ranjan et al., TAB-VLM\",Table 1,GPT-5.2,Overall,Overall Accuracy,58.7" in published
-    assert "chronovision,\"Zhou et al., Seeing Time (ChronoVision)\",Table III,Gemini-2.5-Pro,τ,50 × (1 + τ),0.281\n" in published
+    assert 'tabvlm,"Ranjan et al., TAB-VLM",Table 1,GPT-5.2,Overall,Overall Accuracy,58.7' in published
+    assert 'chronovision,"Zhou et al., Seeing Time (ChronoVision)",Table III,Gemini-2.5-Pro,τ,50 × (1 + τ),0.281\n' in published
     with open(out / "tabvlm.csv", encoding="utf-8") as handle:
         chance = [r for r in csv.DictReader(handle) if r["model"] == "chance"]
-    assert [(r["column"], r["value"], r["questions"]) for r in chance][:2] == [("Overall", "12.7778", ""),
-                                                                               ("Style-Period Attribution", "25.0", "")]
+    assert [(r["column"], r["value"], r["questions"]) for r in chance][:2] == [
+        ("Overall", "12.7778", ""),
+        ("Style-Period Attribution", "25.0", ""),
+    ]

@@ -5,35 +5,43 @@ worked out by hand (the report of real lmms-eval runs: tests/foundation/test_var
 from __future__ import annotations
 
 import csv
-import math
 import json
+import math
 from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_errors import one_line_error
+from report_page import interval, row, table
 from scipy import stats
 
 from chronotasks.cli import main
-from cli_errors import one_line_error
-from report_page import interval, row, table
 
 PERIOD = "period_acc_classical", "period_acc_iron_age"
 
 
-def _write_run(folder: Path, model: str, seed: int, samples: dict[str, list[dict]], results: dict[str, dict],
-               date: str = "20250101_000000", model_args: str = "", sizes: dict[str, int] | None = None) -> Path:
+def _write_run(
+    folder: Path,
+    model: str,
+    seed: int,
+    samples: dict[str, list[dict]],
+    results: dict[str, dict],
+    date: str = "20250101_000000",
+    model_args: str = "",
+    sizes: dict[str, int] | None = None,
+) -> Path:
     """A results file and its samples files, laid out as lmms-eval 0.7.3 writes them."""
     folder.mkdir(parents=True, exist_ok=True)
     for task, rows in samples.items():
         with open(folder / f"{date}_samples_{task}.jsonl", "w", encoding="utf-8") as handle:
             for doc_id, row in enumerate(rows):
-                handle.write(json.dumps({"doc_id": doc_id, "target": row.pop("target", "A"), "filtered_resps": "A",
-                                         **row}) + "\n")
-    data = {"results": {t: {"alias": t, **{f"{k},none": v for k, v in m.items()}} for t, m in results.items()},
-            "group_subtasks": {t: [] for t in results},
-            "n-samples": {t: {"original": n, "effective": n} for t in results
-                          for n in [(sizes or {}).get(t, len(samples.get(t, [])))]},
-            "config": {"model": model, "model_args": model_args, "random_seed": seed}}
+                handle.write(json.dumps({"doc_id": doc_id, "target": row.pop("target", "A"), "filtered_resps": "A", **row}) + "\n")
+    data = {
+        "results": {t: {"alias": t, **{f"{k},none": v for k, v in m.items()}} for t, m in results.items()},
+        "group_subtasks": {t: [] for t in results},
+        "n-samples": {t: {"original": n, "effective": n} for t in results for n in [(sizes or {}).get(t, len(samples.get(t, [])))]},
+        "config": {"model": model, "model_args": model_args, "random_seed": seed},
+    }
     path = folder / f"{date}_results.json"
     path.write_text(json.dumps(data))
     return path
@@ -49,9 +57,16 @@ def _circular_samples(question_rotations):
     for question, rotations in question_rotations:
         for r, (correct, choice) in enumerate(rotations):
             item = {"question": question, "rotation": r, "n": 4, "correct": float(correct), "choice": choice}
-            rows.append({"accuracy": float(correct), "parse_failure": float(choice is None), "circular_accuracy": item,
-                         "position_bias": item, **{f"choice_rate_{ch}": item for ch in "ABCD"},
-                         "target": "ABCD"[(1 - r) % 4]})
+            rows.append(
+                {
+                    "accuracy": float(correct),
+                    "parse_failure": float(choice is None),
+                    "circular_accuracy": item,
+                    "position_bias": item,
+                    **{f"choice_rate_{ch}": item for ch in "ABCD"},
+                    "target": "ABCD"[(1 - r) % 4],
+                }
+            )
     return rows
 
 
@@ -64,37 +79,77 @@ def recorded(tmp_path):
     """Model alpha: two runs (seeds 1, 2) of chrono_demo_period; model beta: one run of chrono_demo_period,
     its circular variant and TAB-VLM Style-Period in colour and gray."""
     alpha1, alpha2, beta = [1, 1, 0, 1], [1, 0, 0, 1], [0, 0, 0, 1]
-    _write_run(tmp_path / "alpha_s1", "chrono_random", 1, {"chrono_demo_period": _accuracy_samples(alpha1)},
-               {"chrono_demo_period": {"accuracy": 0.75, "parse_failure": 0.0}})
-    _write_run(tmp_path / "alpha_s2", "chrono_random", 2, {"chrono_demo_period": _accuracy_samples(alpha2)},
-               {"chrono_demo_period": {"accuracy": 0.5, "parse_failure": 0.0}}, date="20250102_000000")
+    _write_run(
+        tmp_path / "alpha_s1",
+        "chrono_random",
+        1,
+        {"chrono_demo_period": _accuracy_samples(alpha1)},
+        {"chrono_demo_period": {"accuracy": 0.75, "parse_failure": 0.0}},
+    )
+    _write_run(
+        tmp_path / "alpha_s2",
+        "chrono_random",
+        2,
+        {"chrono_demo_period": _accuracy_samples(alpha2)},
+        {"chrono_demo_period": {"accuracy": 0.5, "parse_failure": 0.0}},
+        date="20250102_000000",
+    )
     # circular: q1 right in all four rotations (choices B A D C), q2 right in rotations 0 and 2 (choices B C D C)
-    circular = _circular_samples([("q1", [(1, "B"), (1, "A"), (1, "D"), (1, "C")]),
-                                  ("q2", [(1, "B"), (0, "C"), (1, "D"), (0, "C")])])
+    circular = _circular_samples([("q1", [(1, "B"), (1, "A"), (1, "D"), (1, "C")]), ("q2", [(1, "B"), (0, "C"), (1, "D"), (0, "C")])])
     periods = ["classical", "classical", "iron_age", "iron_age", "iron_age"]
     colour, gray = [1, 1, 1, 0, 1], [0, 1, 0, 0, 1]
-    _write_run(tmp_path / "beta", "qwen2_5_vl", 0, {
-        "chrono_demo_period": _accuracy_samples(beta),
-        "chrono_demo_period_circular": circular,
-        "tabvlm_style_period": _style_samples(colour, periods),
-        "tabvlm_style_period_gray": _style_samples(gray, periods),
-    }, {
-        "chrono_demo_period": {"accuracy": 0.25, "parse_failure": 0.0},
-        "chrono_demo_period_circular": {"accuracy": 0.75, "circular_accuracy": 0.5, "position_bias": 0.125,
-                                        "choice_rate_A": 0.125, "choice_rate_B": 0.25, "choice_rate_C": 0.375,
-                                        "choice_rate_D": 0.25, "parse_failure": 0.0},
-        "tabvlm_style_period": {"accuracy": 0.8, "parse_failure": 0.0, "period_acc_classical": 1.0, "period_acc_iron_age": 2 / 3},
-        "tabvlm_style_period_gray": {"accuracy": 0.4, "parse_failure": 0.0, "period_acc_classical": 0.5,
-                                     "period_acc_iron_age": 1 / 3},
-    }, model_args="pretrained=tiny")
+    _write_run(
+        tmp_path / "beta",
+        "qwen2_5_vl",
+        0,
+        {
+            "chrono_demo_period": _accuracy_samples(beta),
+            "chrono_demo_period_circular": circular,
+            "tabvlm_style_period": _style_samples(colour, periods),
+            "tabvlm_style_period_gray": _style_samples(gray, periods),
+        },
+        {
+            "chrono_demo_period": {"accuracy": 0.25, "parse_failure": 0.0},
+            "chrono_demo_period_circular": {
+                "accuracy": 0.75,
+                "circular_accuracy": 0.5,
+                "position_bias": 0.125,
+                "choice_rate_A": 0.125,
+                "choice_rate_B": 0.25,
+                "choice_rate_C": 0.375,
+                "choice_rate_D": 0.25,
+                "parse_failure": 0.0,
+            },
+            "tabvlm_style_period": {"accuracy": 0.8, "parse_failure": 0.0, "period_acc_classical": 1.0, "period_acc_iron_age": 2 / 3},
+            "tabvlm_style_period_gray": {"accuracy": 0.4, "parse_failure": 0.0, "period_acc_classical": 0.5, "period_acc_iron_age": 1 / 3},
+        },
+        model_args="pretrained=tiny",
+    )
     return tmp_path, (alpha1, alpha2, beta)
 
 
 def test_suite_page_numbers_by_hand(recorded, capsys):
     root, (alpha1, alpha2, beta) = recorded
     out = root / "report"
-    assert main(["report", str(root / "alpha_s1"), str(root / "alpha_s2"), str(root / "beta"),
-                 "--label", "alpha", "--label", "alpha", "--label", "beta", "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(root / "alpha_s1"),
+                str(root / "alpha_s2"),
+                str(root / "beta"),
+                "--label",
+                "alpha",
+                "--label",
+                "alpha",
+                "--label",
+                "beta",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     page = (out / "report.md").read_text()
     assert page in capsys.readouterr().out
 
@@ -107,17 +162,18 @@ def test_suite_page_numbers_by_hand(recorded, capsys):
     assert beta_cell.startswith("25.0 [") and beta_cell.endswith("± n/a (n=4)")
     # question sampling only: both runs see the same resampled questions, so alpha's interval is the
     # percentile bootstrap of the per-question means over runs (1, .5, 0, 1), seed 0, 2000 resamples
-    ref = stats.bootstrap((np.mean([alpha1, alpha2], axis=0),), np.mean, n_resamples=2000, method="percentile",
-                          random_state=np.random.default_rng(0)).confidence_interval
+    ref = stats.bootstrap(
+        (np.mean([alpha1, alpha2], axis=0),), np.mean, n_resamples=2000, method="percentile", random_state=np.random.default_rng(0)
+    ).confidence_interval
     assert interval(alpha_cell)[1:] == pytest.approx((round(ref.low * 100, 1), round(ref.high * 100, 1)))
 
     # Circular table (beta): plain 6/8 = 75.0; circular 1 of 2 questions = 50.0; choices B A D C B C D C:
     # A 1/8, B 2/8, C 3/8, D 2/8; position bias (|.125-.25| + 0 + |.375-.25| + 0) / 2 = 12.5 (no interval).
     circular = row(table(page, "CircularEval"), "beta", "chrono_demo_period_circular")
     assert [c.split(" [")[0].split(" (")[0] for c in circular[2:10]] == ["75.0", "50.0", "12.5", "12.5", "25.0", "37.5", "25.0", "–"]
-    assert circular[10:] == ["0.0 (0/8)"]     # parse failures: 0 of the 8 samples (rotations)
+    assert circular[10:] == ["0.0 (0/8)"]  # parse failures: 0 of the 8 samples (rotations)
     assert circular[4] == "12.5 (n=2)"
-    assert interval(circular[3])[1:] == (0.0, 100.0)     # two questions, one all-right: resamples give 0, .5 or 1
+    assert interval(circular[3])[1:] == (0.0, 100.0)  # two questions, one all-right: resamples give 0, .5 or 1
 
     # Grayscale: colour 4/5 = 80.0, gray 2/5 = 40.0, Δ = 40.0; the two discordant questions (1 and 3) give a
     # paired permutation p of 2 * P(T >= .4) = 2 * 1/4 = 0.5 (exact: 2^5 swaps). Per period: Classical
@@ -135,8 +191,9 @@ def test_suite_page_numbers_by_hand(recorded, capsys):
     # swaps give T = (±1 ± .5) / 4, |T| >= .375 in 8 of 16 -> p = 0.5. Interval: bootstrap of the differences.
     comparison = row(table(page, "Paired differences"), "beta", "chrono_demo", "–", "period accuracy")[4]
     diffs = np.array(beta) - np.mean([alpha1, alpha2], axis=0)
-    ref = stats.bootstrap((diffs,), np.mean, n_resamples=2000, method="percentile",
-                          random_state=np.random.default_rng(0)).confidence_interval
+    ref = stats.bootstrap(
+        (diffs,), np.mean, n_resamples=2000, method="percentile", random_state=np.random.default_rng(0)
+    ).confidence_interval
     assert comparison == f"-37.5 [{ref.low * 100:+.1f}, {ref.high * 100:+.1f}], p 0.5 (n=4)"
 
     # the same tables as CSV, numbers as shown
@@ -158,7 +215,7 @@ def test_a_results_file_that_disagrees_with_its_samples_gets_nointerval(recorded
     root, _ = recorded
     path = root / "beta" / "20250101_000000_results.json"
     data = json.loads(path.read_text())
-    data["results"]["chrono_demo_period"]["accuracy,none"] = 0.5          # the samples say 0.25
+    data["results"]["chrono_demo_period"]["accuracy,none"] = 0.5  # the samples say 0.25
     path.write_text(json.dumps(data))
     assert main(["report", str(root / "beta"), "--out", str(root / "out")]) == 0
     page = (root / "out" / "report.md").read_text()
@@ -170,7 +227,7 @@ def test_runs_without_samples_still_report_their_numbers(tmp_path):
     _write_run(tmp_path / "run", "chrono_random", 0, {}, {"chrono_demo_period": {"accuracy": 0.3}}, sizes={"chrono_demo_period": 10})
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "report.md").read_text()
-    assert row(table(page, "Demo tasks"), "chrono_random")[1] == "30.0 (10 samples)"   # lmms-eval's count, not questions
+    assert row(table(page, "Demo tasks"), "chrono_random")[1] == "30.0 (10 samples)"  # lmms-eval's count, not questions
     assert "has no --log_samples file for chrono_demo_period; no interval" in page
 
 
@@ -178,23 +235,48 @@ def test_the_runs_table_says_how_many_replies_were_scored(tmp_path):
     """A run of one of lmms-eval's own models with ``-n 3``: lmms-eval asked three replies a question and
     scored the first; the table says so, never "3"."""
     for name, repeats in (("single", 1), ("repeated", 3)):
-        path = _write_run(tmp_path / name, "qwen2_5_vl", 0, {"chrono_demo_period": _accuracy_samples([1, 0, 1, 1])},
-                          {"chrono_demo_period": {"accuracy": 0.75}})
+        path = _write_run(
+            tmp_path / name,
+            "qwen2_5_vl",
+            0,
+            {"chrono_demo_period": _accuracy_samples([1, 0, 1, 1])},
+            {"chrono_demo_period": {"accuracy": 0.75}},
+        )
         data = json.loads(path.read_text())
         data["config"]["resolved_cli_args"] = {"repeats": repeats}
         path.write_text(json.dumps(data))
-    assert main(["report", str(tmp_path / "single"), str(tmp_path / "repeated"), "--label", "one", "--label", "three",
-                 "--out", str(tmp_path / "out")]) == 0
+    assert (
+        main(
+            [
+                "report",
+                str(tmp_path / "single"),
+                str(tmp_path / "repeated"),
+                "--label",
+                "one",
+                "--label",
+                "three",
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 0
+    )
     runs = table((tmp_path / "out" / "report.md").read_text(), "## Runs")
     assert [r[-1] for r in runs] == ["1", "1 (-n 3: the first reply)"]
 
 
 def test_bad_arguments_fail_before_writing(tmp_path, capsys):
-    one_line_error(capsys, ["report", str(tmp_path / "missing"), "--out", str(tmp_path / "out")],
-                   f"^chronotasks report: error: {tmp_path / 'missing'} does not exist$")
+    one_line_error(
+        capsys,
+        ["report", str(tmp_path / "missing"), "--out", str(tmp_path / "out")],
+        f"^chronotasks report: error: {tmp_path / 'missing'} does not exist$",
+    )
     _write_run(tmp_path / "run", "chrono_random", 0, {}, {"chrono_demo_period": {"accuracy": 0.3}})
-    one_line_error(capsys, ["report", str(tmp_path / "run"), "--label", "a", "--label", "b", "--out", str(tmp_path / "out")],
-                   "--label given 2 times for 1")
+    one_line_error(
+        capsys,
+        ["report", str(tmp_path / "run"), "--label", "a", "--label", "b", "--out", str(tmp_path / "out")],
+        "--label given 2 times for 1",
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -204,13 +286,25 @@ def _tempviz_samples(category: str, accepted: list, verdicts: bool = True) -> li
     ``accepted``: the judgement failed (not accepted, counted in judge_failure)."""
     rows = []
     for i, accept in enumerate(accepted):
-        item = {"id": f"{category}-{i}", "category": category.capitalize(), "prompt": f"Create a photo of {category} {i}.",
-                "prompt_body": f"a photo of {category} {i}.", "temporal_cue": "", "image": f"/gen/{category}_{i}.png",
-                "judge": {"judge": "vlm_direct"}, "generation_error": None}
+        item = {
+            "id": f"{category}-{i}",
+            "category": category.capitalize(),
+            "prompt": f"Create a photo of {category} {i}.",
+            "prompt_body": f"a photo of {category} {i}.",
+            "temporal_cue": "",
+            "image": f"/gen/{category}_{i}.png",
+            "judge": {"judge": "vlm_direct"},
+            "generation_error": None,
+        }
         if verdicts:
-            item["verdict"] = {"accept": None if accept is None else bool(accept), "score": None if accept is None else float(accept),
-                               "parse_failure": False, "judge_failure": accept is None, "generation_failure": False,
-                               "reply": None if accept is None else ("Yes." if accept else "No.")}
+            item["verdict"] = {
+                "accept": None if accept is None else bool(accept),
+                "score": None if accept is None else float(accept),
+                "parse_failure": False,
+                "judge_failure": accept is None,
+                "generation_failure": False,
+                "reply": None if accept is None else ("Yes." if accept else "No."),
+            }
         metrics = ("acceptance", "score", "judge_parse_failure", "judge_failure", "generation_failure")
         rows.append({**{name: item for name in metrics}, "target": item["prompt"]})
     return rows
@@ -218,14 +312,32 @@ def _tempviz_samples(category: str, accepted: list, verdicts: bool = True) -> li
 
 def test_tempviz_acceptance_and_judges_against_humans(tmp_path, seed_data, capsys):
     accepted = {"landscapes": [1, 0, 1, 1], "animals": [0, None], "buildings": [1], "maps": [1, 0], "artworks": [0, 1, 1]}
-    _write_run(tmp_path / "t2i", "chrono_diffusers", 0,
-               {f"tempviz_{c}": _tempviz_samples(c, v) for c, v in accepted.items()},
-               {f"tempviz_{c}": {"acceptance": sum(a or 0 for a in v) / len(v)} for c, v in accepted.items()})
+    _write_run(
+        tmp_path / "t2i",
+        "chrono_diffusers",
+        0,
+        {f"tempviz_{c}": _tempviz_samples(c, v) for c, v in accepted.items()},
+        {f"tempviz_{c}": {"acceptance": sum(a or 0 for a in v) / len(v)} for c, v in accepted.items()},
+    )
     root = seed_data / "tempviz"
-    assert main(["metaeval", "tempviz", "--annotations", str(root / "eval_annotations" / "annotator_1.xlsx"),
-                 str(root / "eval_annotations" / "annotator_2.xlsx"), "--subset", str(root / "prompts_annotation_subset.csv"),
-                 "--judgments", str(root / "model_results" / "vlm_judging_gpt-5_3_shot_simple.csv"),
-                 "--out", str(tmp_path / "metaeval")]) == 0
+    assert (
+        main(
+            [
+                "metaeval",
+                "tempviz",
+                "--annotations",
+                str(root / "eval_annotations" / "annotator_1.xlsx"),
+                str(root / "eval_annotations" / "annotator_2.xlsx"),
+                "--subset",
+                str(root / "prompts_annotation_subset.csv"),
+                "--judgments",
+                str(root / "model_results" / "vlm_judging_gpt-5_3_shot_simple.csv"),
+                "--out",
+                str(tmp_path / "metaeval"),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     out = tmp_path / "report"
     assert main(["report", str(tmp_path / "t2i"), str(tmp_path / "metaeval"), "--out", str(out)]) == 0
@@ -233,12 +345,12 @@ def test_tempviz_acceptance_and_judges_against_humans(tmp_path, seed_data, capsy
     # acceptance 3/4, 0/2, 1/1, 1/2, 2/3; All pooled over images: 7/12 = 58.3
     cells = row(table(page, "Judge acceptance"), "chrono_diffusers")
     assert [c.split(" [")[0].split(" (")[0] for c in cells[1:7]] == ["75.0", "0.0", "100.0", "50.0", "66.7", "58.3"]
-    assert cells[3] == "100.0 (n=1)"    # one image: no interval
-    assert "## Notes" not in page       # every figure reproduced from the logged verdicts
+    assert cells[3] == "100.0 (n=1)"  # one image: no interval
+    assert "## Notes" not in page  # every figure reproduced from the logged verdicts
     value, low, high = interval(cells[1])  # landscapes: 3 of 4 accepted
     assert value == 75.0 and 0.0 <= low < value < high <= 100.0
-    assert cells[6] == "58.3 (n=12)"    # pooled over the categories, one of which has a single image: no interval
-    assert interval(cells[2]) == (0.0, 0.0, 0.0)   # a failed judgement counts as not accepted, as in lmms-eval
+    assert cells[6] == "58.3 (n=12)"  # pooled over the categories, one of which has a single image: no interval
+    assert interval(cells[2]) == (0.0, 0.0, 0.0)  # a failed judgement counts as not accepted, as in lmms-eval
     # the paper's Table 4 row for GPT-5, 3-shot, Simple: P 75.66 / R 70.87 / F1 72.01
     judges = table(page, "Judges against human labels")
     assert row(judges, "vlm_judging_gpt-5_3_shot_simple", "Overall")[2:5] == ["75.7", "70.9", "72.0"]
@@ -253,14 +365,34 @@ def _vqa_run(folder, preds, refs, bertscore, scorer=None):
     from chronotasks.scoring import anls
 
     rows = []
-    for i, (pred, ref) in enumerate(zip(preds, refs)):
+    for pred, ref in zip(preds, refs):
         item = {"pred": pred, "ref": ref, "museum": "palace", "qtype": "period", "anls": anls(pred, ref), "acc": float(pred == ref)}
-        rows.append({"bertscore": item, "anls": item, "score": item, "accuracy": item, "empty_answer": float(not pred),
-                     "target": ref, **({"bertscore_scorer": scorer} if scorer else {})})
+        rows.append(
+            {
+                "bertscore": item,
+                "anls": item,
+                "score": item,
+                "accuracy": item,
+                "empty_answer": float(not pred),
+                "target": ref,
+                **({"bertscore_scorer": scorer} if scorer else {}),
+            }
+        )
     mean_anls = sum(r["anls"]["anls"] for r in rows) / len(rows)
-    _write_run(folder, "chrono_constant", 0, {"musebench_vqa": rows},
-               {"musebench_vqa": {"bertscore": bertscore, "anls": mean_anls, "score": (bertscore + mean_anls) / 2,
-                                  "accuracy": sum(r["accuracy"]["acc"] for r in rows) / len(rows)}})
+    _write_run(
+        folder,
+        "chrono_constant",
+        0,
+        {"musebench_vqa": rows},
+        {
+            "musebench_vqa": {
+                "bertscore": bertscore,
+                "anls": mean_anls,
+                "score": (bertscore + mean_anls) / 2,
+                "accuracy": sum(r["accuracy"]["acc"] for r in rows) / len(rows),
+            }
+        },
+    )
 
 
 def test_musebench_bertscore_interval_from_the_same_scorer(tmp_path, monkeypatch):
@@ -294,14 +426,19 @@ def test_musebench_bertscore_interval_from_the_same_scorer(tmp_path, monkeypatch
     assert main(["report", str(tmp_path / "gone"), "--out", str(tmp_path / "out_missing")]) == 0
     page = (tmp_path / "out_missing" / "report.md").read_text()
     cells = row(table(page, "Cultural VQA"), "chrono_constant", "musebench_vqa")
-    assert "[" not in cells[2] and "[" in cells[3]            # BERTScore without, ANLS with an interval
+    assert "[" not in cells[2] and "[" in cells[3]  # BERTScore without, ANLS with an interval
     assert "BERTScore: no interval (" in page
 
 
 def test_tempviz_samples_without_verdicts_give_no_interval_and_say_why(tmp_path):
     """A run on several processes logs the items before judging (lmms-eval judges gathered copies)."""
-    _write_run(tmp_path / "t2i", "chrono_diffusers", 0, {"tempviz_maps": _tempviz_samples("maps", [1, 0, 1], verdicts=False)},
-               {"tempviz_maps": {"acceptance": 2 / 3}})
+    _write_run(
+        tmp_path / "t2i",
+        "chrono_diffusers",
+        0,
+        {"tempviz_maps": _tempviz_samples("maps", [1, 0, 1], verdicts=False)},
+        {"tempviz_maps": {"acceptance": 2 / 3}},
+    )
     out = tmp_path / "report"
     assert main(["report", str(tmp_path / "t2i"), "--out", str(out)]) == 0
     page = (out / "report.md").read_text()
@@ -313,17 +450,26 @@ def test_unreadable_run_is_marked_failed_in_the_first_lines_and_its_rows(tmp_pat
     """A run whose replies were all unreadable: the page says so before anything else, its rows are
     marked ⚠ FAILED with the counts, and the other model's rows stand."""
     unreadable = [{"accuracy": 0.0, "parse_failure": 1.0, "image_failure": 0.0, "target": "A"} for _ in range(4)]
-    _write_run(tmp_path / "const", "chrono_constant", 0, {"chrono_demo_period": unreadable},
-               {"chrono_demo_period": {"accuracy": 0.0, "parse_failure": 1.0, "image_failure": 0.0}}, model_args="answer=?")
-    fine = [{"accuracy": float(c), "parse_failure": 0.0, "image_failure": float(i == 3), "target": "A"}
-            for i, c in enumerate([1, 0, 1, 0])]
-    _write_run(tmp_path / "random", "chrono_random", 0, {"chrono_demo_period": fine},
-               {"chrono_demo_period": {"accuracy": 0.5, "parse_failure": 0.0, "image_failure": 0.25}})
+    _write_run(
+        tmp_path / "const",
+        "chrono_constant",
+        0,
+        {"chrono_demo_period": unreadable},
+        {"chrono_demo_period": {"accuracy": 0.0, "parse_failure": 1.0, "image_failure": 0.0}},
+        model_args="answer=?",
+    )
+    fine = [{"accuracy": float(c), "parse_failure": 0.0, "image_failure": float(i == 3), "target": "A"} for i, c in enumerate([1, 0, 1, 0])]
+    _write_run(
+        tmp_path / "random",
+        "chrono_random",
+        0,
+        {"chrono_demo_period": fine},
+        {"chrono_demo_period": {"accuracy": 0.5, "parse_failure": 0.0, "image_failure": 0.25}},
+    )
     assert main(["report", str(tmp_path / "const"), str(tmp_path / "random"), "--out", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "report.md").read_text()
     first = page.split("\n## Runs", 1)[0]
-    assert ("**Failed tasks: their numbers are not results** (a task fails when more than 50% of its samples failed"
-            in first)
+    assert "**Failed tasks: their numbers are not results** (a task fails when more than 50% of its samples failed" in first
     assert "- chrono_constant (answer=?): chrono_demo_period: unreadable replies 100% (4/4)" in first
     assert "chrono_random" not in first.split("**Failed tasks", 1)[1].split("Whether", 1)[0]
     rows = table(page, "Demo tasks")
@@ -333,8 +479,11 @@ def test_unreadable_run_is_marked_failed_in_the_first_lines_and_its_rows(tmp_pat
     assert rows[1] == ["chrono_random", rows[1][1], "–", "0.0 (0/4)", "25.0 (1/4)", "ok"]
     assert rows[1][1].startswith("50.0 [") and rows[1][1].endswith("(n=4)")
     # the threshold is the one of chronotasks.failures, set by $CHRONOTASKS_MAX_FAILURE
-    status = next(r for r in csv.DictReader(open(tmp_path / "out" / "chrono_demo.csv", encoding="utf-8"))
-                  if r["model"] == "chrono_constant (answer=?)")
+    status = next(
+        r
+        for r in csv.DictReader(open(tmp_path / "out" / "chrono_demo.csv", encoding="utf-8"))
+        if r["model"] == "chrono_constant (answer=?)"
+    )
     assert status["status"].startswith("FAILED") and float(status["parse_failure %"]) == 100.0
 
 
@@ -342,7 +491,7 @@ def test_threshold_from_the_environment(tmp_path, monkeypatch):
     samples = [{"accuracy": 0.0, "parse_failure": float(i < 3), "target": "A"} for i in range(10)]
     _write_run(tmp_path / "run", "m", 0, {"chrono_demo_period": samples}, {"chrono_demo_period": {"accuracy": 0.0, "parse_failure": 0.3}})
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "a")]) == 0
-    assert "Failed tasks" not in (tmp_path / "a" / "report.md").read_text()       # 30% <= 50%
+    assert "Failed tasks" not in (tmp_path / "a" / "report.md").read_text()  # 30% <= 50%
     monkeypatch.setenv("CHRONOTASKS_MAX_FAILURE", "0.2")
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "b")]) == 0
     page = (tmp_path / "b" / "report.md").read_text()
@@ -351,8 +500,9 @@ def test_threshold_from_the_environment(tmp_path, monkeypatch):
 
 def test_a_task_with_no_figure_is_a_failed_task(tmp_path):
     """A failed task's figures are NaN (docs/architecture.md, "Failures"): the row stays, marked, never dropped."""
-    path = _write_run(tmp_path / "run", "m", 0, {}, {"chrono_demo_period": {"accuracy": 0.0, "judge_failure": 0.0}},
-                      sizes={"chrono_demo_period": 5})
+    path = _write_run(
+        tmp_path / "run", "m", 0, {}, {"chrono_demo_period": {"accuracy": 0.0, "judge_failure": 0.0}}, sizes={"chrono_demo_period": 5}
+    )
     path.write_text(path.read_text().replace('"accuracy,none": 0.0', '"accuracy,none": NaN'))
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "report.md").read_text()
@@ -366,8 +516,13 @@ def test_demo_data_is_named_on_the_page_from_the_logged_origin(tmp_path):
 
     demo = [{**s, DATA_ORIGIN: DEMO_ORIGIN} for s in _accuracy_samples([1, 0, 1, 1])]
     _write_run(tmp_path / "demo", "chrono_random", 0, {"chrono_demo_period": demo}, {"chrono_demo_period": {"accuracy": 0.75}})
-    _write_run(tmp_path / "real", "qwen2_5_vl", 0, {"chrono_demo_period": _accuracy_samples([1, 0, 0, 0])},
-               {"chrono_demo_period": {"accuracy": 0.25}})
+    _write_run(
+        tmp_path / "real",
+        "qwen2_5_vl",
+        0,
+        {"chrono_demo_period": _accuracy_samples([1, 0, 0, 0])},
+        {"chrono_demo_period": {"accuracy": 0.25}},
+    )
     assert main(["report", str(tmp_path / "demo"), str(tmp_path / "real"), "--out", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "report.md").read_text()
     lines = page.splitlines()
@@ -385,10 +540,19 @@ def test_every_symbol_shown_is_defined_on_the_page(recorded):
     assert main(["report", str(root / "alpha_s1"), str(root / "beta"), "--out", str(root / "out")]) == 0
     page = (root / "out" / "report.md").read_text()
     symbols = page.split("\n## Symbols\n", 1)[1]
-    for symbol in ("n", "[low, high]", "p", "parse fail", "plain accuracy", "circular accuracy", "position bias",
-                   "chose A", "Δ colour − gray"):
+    for symbol in (
+        "n",
+        "[low, high]",
+        "p",
+        "parse fail",
+        "plain accuracy",
+        "circular accuracy",
+        "position bias",
+        "chose A",
+        "Δ colour − gray",
+    ):
         assert f"- **{symbol}**: " in symbols, symbol
-    assert "- **Δ_ACC**" not in symbols          # no ChronoVision figure on this page
+    assert "- **Δ_ACC**" not in symbols  # no ChronoVision figure on this page
 
 
 def test_shortcut_symbols_and_category_order(tmp_path):
@@ -399,8 +563,9 @@ def test_shortcut_symbols_and_category_order(tmp_path):
 
     shortcut = next(s for s in headlines.tables() if s.id == "chronovision_shortcut")
     assert shortcut.columns == [c.capitalize() for c in TABLE4_CATEGORIES]
-    assert {"Δ_ACC", "S", "τ", "ACC_1", "ACC_2"} <= set(headlines.symbols_used(
-        ["ACC_A", "τ", "ACC_B", "ACC_1", "ACC_2", "Δ_ACC", "ACC_Y", "MAE", "ACC_M", "S"]))
+    assert {"Δ_ACC", "S", "τ", "ACC_1", "ACC_2"} <= set(
+        headlines.symbols_used(["ACC_A", "τ", "ACC_B", "ACC_1", "ACC_2", "Δ_ACC", "ACC_Y", "MAE", "ACC_M", "S"])
+    )
 
 
 def test_a_benchmark_of_the_registry_without_tables_gets_a_generic_one(tmp_path, monkeypatch):
@@ -410,8 +575,13 @@ def test_a_benchmark_of_the_registry_without_tables_gets_a_generic_one(tmp_path,
 
     monkeypatch.setattr(benchmarks, "BENCHMARKS", (*benchmarks.BENCHMARKS, "zzbench"))
     samples = {"zzbench_period": _accuracy_samples([1, 1, 0, 1, 0]), "mmmu_val": [{"mmmu_acc": 1.0}, {"mmmu_acc": 0.0}]}
-    path = _write_run(tmp_path / "run", "chrono_random", 0, samples,
-                      {"zzbench_period": {"parse_failure": 0.0, "accuracy": 0.6}, "mmmu_val": {"mmmu_acc": 0.5}})
+    path = _write_run(
+        tmp_path / "run",
+        "chrono_random",
+        0,
+        samples,
+        {"zzbench_period": {"parse_failure": 0.0, "accuracy": 0.6}, "mmmu_val": {"mmmu_acc": 0.5}},
+    )
     data = json.loads(path.read_text())
     data["configs"] = {"zzbench_period": {"metric_list": [{"metric": "accuracy"}, {"metric": "parse_failure"}]}}
     path.write_text(json.dumps(data))
@@ -433,8 +603,13 @@ def test_plot_legends_sit_beside_the_bars_and_categories_carry_n():
     from chronotasks.suite_report.measure import Cell
     from chronotasks.suite_report.page import _bars
 
-    panel = _bars(["Tang", "Song"], {"model a": [Cell(0.5, 0.2, 0.8, questions=12), Cell(1.0, questions=1)],
-                                     "model b": [Cell(0.25, questions=12), None]}, 100.0, "per dynasty", "accuracy (%)")
+    panel = _bars(
+        ["Tang", "Song"],
+        {"model a": [Cell(0.5, 0.2, 0.8, questions=12), Cell(1.0, questions=1)], "model b": [Cell(0.25, questions=12), None]},
+        100.0,
+        "per dynasty",
+        "accuracy (%)",
+    )
     assert list(panel.categories) == ["Tang\n(n=12)", "Song\n(n=1)"]
     figure = Figure(figsize=(6, 4), layout="constrained")
     canvas = FigureCanvasAgg(figure)
@@ -448,8 +623,15 @@ def test_plot_legends_sit_beside_the_bars_and_categories_carry_n():
 # -- a run in context: both readings, chance, the papers' rows, how far off in time --------
 def _offset(gold: int, pred: int | None, chance_distance: float, chance_bias: float, names=None) -> dict:
     """A period-distance item as the tasks log it (chronotasks/scoring/period_distance.py)."""
-    return {"gold": gold, "pred": pred, "offset": None if pred is None else pred - gold, "gold_name": None,
-            "pred_name": None, "chance_distance": chance_distance, "chance_bias": chance_bias}
+    return {
+        "gold": gold,
+        "pred": pred,
+        "offset": None if pred is None else pred - gold,
+        "gold_name": None,
+        "pred_name": None,
+        "chance_distance": chance_distance,
+        "chance_bias": chance_bias,
+    }
 
 
 @pytest.fixture
@@ -460,16 +642,43 @@ def in_context(tmp_path):
     release leaves it out: its image could not be loaded), wrong, right."""
     items = [_offset(3, 3, 2.5, 1.0), _offset(2, 5, 1.5, 0.5), _offset(2, None, 1.5, 0.5), _offset(7, 6, 2.5, -1.0)]
     periods = ("classical", "iron_age", "iron_age", "modern_india")
-    style = [{"accuracy": float(i == 0), "parse_failure": float(i == 2), f"period_acc_{periods[i]}": float(i == 0),
-              "period_distance": item, "period_bias": item, "period_distance_chance": item, "period_bias_chance": item,
-              "target": "B"} for i, item in enumerate(items)]
-    release = [{"accuracy": a, "accuracy_release": r, "parse_failure": 0.0, "target": "B"}
-               for a, r in ((1.0, 1.0), (1.0, None), (0.0, 0.0), (1.0, 1.0))]
-    _write_run(tmp_path / "m", "m", 0, {"tabvlm_style_period": style, "tabvlm_style_period_release": release}, {
-        "tabvlm_style_period": {"accuracy": 0.25, "parse_failure": 0.25, "period_distance": 4 / 3, "period_bias": 2 / 3,
-                                "period_distance_chance": 2.0, "period_bias_chance": 0.25, "period_acc_classical": 1.0,
-                                "period_acc_iron_age": 0.0, "period_acc_modern_india": 0.0},
-        "tabvlm_style_period_release": {"accuracy": 0.75, "accuracy_release": 2 / 3, "parse_failure": 0.0}})
+    style = [
+        {
+            "accuracy": float(i == 0),
+            "parse_failure": float(i == 2),
+            f"period_acc_{periods[i]}": float(i == 0),
+            "period_distance": item,
+            "period_bias": item,
+            "period_distance_chance": item,
+            "period_bias_chance": item,
+            "target": "B",
+        }
+        for i, item in enumerate(items)
+    ]
+    release = [
+        {"accuracy": a, "accuracy_release": r, "parse_failure": 0.0, "target": "B"}
+        for a, r in ((1.0, 1.0), (1.0, None), (0.0, 0.0), (1.0, 1.0))
+    ]
+    _write_run(
+        tmp_path / "m",
+        "m",
+        0,
+        {"tabvlm_style_period": style, "tabvlm_style_period_release": release},
+        {
+            "tabvlm_style_period": {
+                "accuracy": 0.25,
+                "parse_failure": 0.25,
+                "period_distance": 4 / 3,
+                "period_bias": 2 / 3,
+                "period_distance_chance": 2.0,
+                "period_bias_chance": 0.25,
+                "period_acc_classical": 1.0,
+                "period_acc_iron_age": 0.0,
+                "period_acc_modern_india": 0.0,
+            },
+            "tabvlm_style_period_release": {"accuracy": 0.75, "accuracy_release": 2 / 3, "parse_failure": 0.0},
+        },
+    )
     assert main(["report", str(tmp_path / "m"), "--out", str(tmp_path / "out")]) == 0
     return tmp_path / "out", (tmp_path / "out" / "report.md").read_text()
 
@@ -480,7 +689,7 @@ def test_release_reading_beside_ours_with_its_own_n_and_the_chance_row(in_contex
     assert row(rows, "m", "visual")[3].endswith("(n=4)") and row(rows, "m", "visual")[3].startswith("25.0 [")
     assert row(rows, "m", "release prompts, our reading")[3].startswith("75.0 [")
     release = row(rows, "m", "release prompts, release reading")[3]
-    assert release.startswith("66.7 [") and release.endswith("(n=3/4 counted)")        # 2 of the 3 it counts
+    assert release.startswith("66.7 [") and release.endswith("(n=3/4 counted)")  # 2 of the 3 it counts
     assert row(rows, "*chance*")[2:9] == ["12.8", "25.0", "4.2", "6.2", "6.2", "10.0", "25.0"]
     figures = list(csv.DictReader((out / "tabvlm.csv").read_text(encoding="utf-8").splitlines()))
     cell = next(r for r in figures if r["variant"] == "release prompts, release reading" and r["column"] == "Style-Period Attribution")
@@ -490,12 +699,11 @@ def test_release_reading_beside_ours_with_its_own_n_and_the_chance_row(in_contex
 def test_published_rows_and_where_a_model_falls_among_them(in_context):
     _, page = in_context
     caption = next(line for line in page.splitlines() if line.startswith("Published rows — Ranjan et al., TAB-VLM, Table 1 "))
-    assert "meaningless" not in caption and "on the paper's full data and protocol" in caption   # no demo data here
+    assert "meaningless" not in caption and "on the paper's full data and protocol" in caption  # no demo data here
     assert row(table(page, "Published rows — Ranjan et al., TAB-VLM, Table 1 "), "Qwen2.5-VL-7B")[2] == "58.8"
     # Style-Period column of Table 1's model rows: 45.0 (GPT-4o-mini) ... 65.0 (GPT-5.2)
     assert "- m · visual: Style-Period Attribution 25.0 — below all 10 model rows (lowest: GPT-4o-mini 45.0)" in page
-    assert ("- m · release prompts, our reading: Style-Period Attribution 75.0 — above all 10 model rows "
-            "(highest: GPT-5.2 65.0)") in page
+    assert ("- m · release prompts, our reading: Style-Period Attribution 75.0 — above all 10 model rows (highest: GPT-5.2 65.0)") in page
     assert "- m · release prompts, release reading: Style-Period Attribution 66.7 — above all 10 model rows" in page
     # Table 9 (per period): m's first figure there is Iron Age, 0.0, level with GPT-4o's 0.0 (Qwen2.5-VL-7B: 22.2)
     assert row(table(page, "Published rows — Ranjan et al., TAB-VLM, Table 9 "), "Count")[1:4] == ["21", "13", "9"]
@@ -510,7 +718,7 @@ def test_placement_among_a_papers_rows():
     assert placement(35.0, rows) == "above all 3 model rows (highest: c 30.0)"
     assert placement(5.0, rows) == "below all 3 model rows (lowest: a 10.0)"
     assert placement(25.0, rows) == "between b (20.0) and c (30.0): 1 of 3 model rows higher"
-    assert placement(20.0, rows) == "between b (20.0) and c (30.0): 1 of 3 model rows higher"      # a tie sits with b
+    assert placement(20.0, rows) == "between b (20.0) and c (30.0): 1 of 3 model rows higher"  # a tie sits with b
     assert placement(30.0, rows) == "level with the highest of 3 model rows (c 30.0)"
 
 
@@ -523,7 +731,7 @@ def test_how_far_off_in_time_from_the_logged_items(in_context):
     assert offsets[4].startswith("0.67 [") and offsets[5].startswith("0.25 [")
     matrix = {r[0]: r[1:] for r in table(page, "Confusion matrix — m, tabvlm_style_period (")}
     assert matrix["Classical Period"] == ["0", "0", "0", "1", "0", "0", "0", "0", "0", "1"]
-    assert matrix["Iron Age"] == ["0", "0", "0", "0", "0", "1", "0", "0", "1", "2"]      # Late Medieval, and one unread
+    assert matrix["Iron Age"] == ["0", "0", "0", "0", "0", "1", "0", "0", "1", "2"]  # Late Medieval, and one unread
     assert matrix["Modern India"] == ["0"] * 6 + ["1", "0", "0", "1"]
     assert matrix["Prehistoric Period"] == ["0"] * 10
     cells = list(csv.DictReader((out / "period_confusion.csv").read_text(encoding="utf-8").splitlines()))
@@ -541,56 +749,98 @@ def test_plots_draw_chance_and_the_papers_rows(tmp_path, in_context):
     chance, *papers = panel.references
     assert chance.label == "chance (random answer)" and chance.style == "chance"
     assert [round(v, 2) for v in chance.values] == [12.78, 25.0, 4.17, 6.25, 6.25, 10.0, 25.0]
-    assert len(papers) == 10 and {p.label for p in papers} == {"published rows (Table 1)"}     # the model rows only
+    assert len(papers) == 10 and {p.label for p in papers} == {"published rows (Table 1)"}  # the model rows only
     gpt = next(p for p in papers if p.notes[0] == "GPT-5.2")
-    assert gpt.values[:2] == [58.7, 65.0]              # the highest row of each column is named at its line
-    assert next(p for p in papers if p.values[1] == 45.0).notes[1] == "GPT-4o-mini"       # and the lowest
+    assert gpt.values[:2] == [58.7, 65.0]  # the highest row of each column is named at its line
+    assert next(p for p in papers if p.values[1] == 45.0).notes[1] == "GPT-4o-mini"  # and the lowest
     assert sum(bool(p.notes[3]) for p in papers) == 2  # only those two per column
 
 
 def test_year_error_bins():
     from chronotasks.suite_report.offsets import YEAR_BINS, year_bin
 
-    edges = {-100: "< −20", -21: "< −20", -20: "−20…−11", -11: "−20…−11", -10: "−10…−6", -6: "−10…−6", -5: "−5…−2",
-             -2: "−5…−2", -1: "−1", 0: "0", 1: "+1", 2: "+2…+5", 5: "+2…+5", 6: "+6…+10", 10: "+6…+10", 11: "+11…+20",
-             20: "+11…+20", 21: "> +20", 75: "> +20"}
+    edges = {
+        -100: "< −20",
+        -21: "< −20",
+        -20: "−20…−11",
+        -11: "−20…−11",
+        -10: "−10…−6",
+        -6: "−10…−6",
+        -5: "−5…−2",
+        -2: "−5…−2",
+        -1: "−1",
+        0: "0",
+        1: "+1",
+        2: "+2…+5",
+        5: "+2…+5",
+        6: "+6…+10",
+        10: "+6…+10",
+        11: "+11…+20",
+        20: "+11…+20",
+        21: "> +20",
+        75: "> +20",
+    }
     assert {error: YEAR_BINS[year_bin(error)][0] for error in edges} == edges
 
 
 def test_musebench_papers_rows_follow_the_task_variant(tmp_path):
     """Table 3 is the descriptive VQA's; Table 2 the structured VQA's (its Score is not (BERT + ANLS) / 2: left out)."""
-    _write_run(tmp_path / "run", "m", 0, {}, {"musebench_vqa_descriptive": {"bertscore": 0.62, "anls": 0.03, "score": 0.325}},
-               sizes={"musebench_vqa_descriptive": 8})
+    _write_run(
+        tmp_path / "run",
+        "m",
+        0,
+        {},
+        {"musebench_vqa_descriptive": {"bertscore": 0.62, "anls": 0.03, "score": 0.325}},
+        sizes={"musebench_vqa_descriptive": 8},
+    )
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "report.md").read_text()
     assert "Published rows — MuseBench, Table 2 " not in page
     rows = table(page, "Published rows — MuseBench, Table 3 ")
     assert row(rows, "Qwen3VL-235B-A22B-Instruct")[1:] == ["69.12", "8.88", "38.99"]
     # BERTScore of Table 3's rows: 60.63 and 61.88 below 62.0, the other 9 above it (the nearest: 64.01)
-    assert ("- m · musebench_vqa_descriptive: BERTScore 62.0 — between DeepSeek-VL2-Tiny (61.88) and InternVL3-8B (64.01): "
-            "9 of 11 model rows higher") in page
-    assert "*chance*" not in page.split("Cultural VQA", 1)[1].split("Published rows", 1)[0]     # free text: no chance
+    assert (
+        "- m · musebench_vqa_descriptive: BERTScore 62.0 — between DeepSeek-VL2-Tiny (61.88) and InternVL3-8B (64.01): "
+        "9 of 11 model rows higher"
+    ) in page
+    assert "*chance*" not in page.split("Cultural VQA", 1)[1].split("Published rows", 1)[0]  # free text: no chance
 
 
 def test_a_sample_without_its_period_item_is_named(tmp_path, capsys):
     item = _offset(3, 3, 2.5, 1.0)
-    samples = [{"accuracy": 1.0, "parse_failure": 0.0, "period_distance": item, "period_bias": item, "target": "B"},
-               {"accuracy": 0.0, "parse_failure": 0.0, "target": "B"}]
-    _write_run(tmp_path / "run", "m", 0, {"tabvlm_style_period": samples},
-               {"tabvlm_style_period": {"accuracy": 0.5, "parse_failure": 0.0, "period_distance": 0.0, "period_bias": 0.0}})
-    one_line_error(capsys, ["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")],
-                   r"samples_tabvlm_style_period\.jsonl: the sample with doc_id 1 logs no period-distance item")
+    samples = [
+        {"accuracy": 1.0, "parse_failure": 0.0, "period_distance": item, "period_bias": item, "target": "B"},
+        {"accuracy": 0.0, "parse_failure": 0.0, "target": "B"},
+    ]
+    _write_run(
+        tmp_path / "run",
+        "m",
+        0,
+        {"tabvlm_style_period": samples},
+        {"tabvlm_style_period": {"accuracy": 0.5, "parse_failure": 0.0, "period_distance": 0.0, "period_bias": 0.0}},
+    )
+    one_line_error(
+        capsys,
+        ["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")],
+        r"samples_tabvlm_style_period\.jsonl: the sample with doc_id 1 logs no period-distance item",
+    )
 
 
 def test_a_chance_level_that_depends_on_the_questions_shows_each_models(tmp_path):
     """News-Year's chance MAE depends on the gold years: two models that ran different questions get one value each;
     the answer-space chances (ACC_Y: 1 of 80 years) are one value."""
     for name, chance_mae in (("a", 25.0), ("b", 30.0)):
-        _write_run(tmp_path / name, name, 0, {}, {"chronovision_news_year": {"ACC_Y": 0.1, "MAE": 12.0, "MAE_chance": chance_mae}},
-                   sizes={"chronovision_news_year": 10})
+        _write_run(
+            tmp_path / name,
+            name,
+            0,
+            {},
+            {"chronovision_news_year": {"ACC_Y": 0.1, "MAE": 12.0, "MAE_chance": chance_mae}},
+            sizes={"chronovision_news_year": 10},
+        )
     assert main(["report", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "out")]) == 0
     chance = row(table((tmp_path / "out" / "report.md").read_text(), "Table III ("), "*chance*")
-    assert chance[8:10] == ["1.2", "25.00/30.00"] and chance[11] == "–"        # S needs every task
+    assert chance[8:10] == ["1.2", "25.00/30.00"] and chance[11] == "–"  # S needs every task
 
 
 # -- each benchmark tells the report what to show, from its own folder ------------------------------
@@ -608,8 +858,13 @@ def test_the_report_names_no_benchmark_and_imports_none():
         text = path.read_text(encoding="utf-8")
         assert not [n for n in names if n.lower() in text.lower()], path.name
         for node in ast.walk(ast.parse(text)):
-            modules = ([a.name for a in node.names] if isinstance(node, ast.Import)
-                       else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            modules = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             inside = [m for m in modules if m.startswith("chronotasks.benchmarks.")]
             assert inside in ([], ["chronotasks.benchmarks.paper_tables"]), (path.name, modules)
 
@@ -629,11 +884,17 @@ def test_a_benchmark_is_shown_from_its_report_spec_alone(tmp_path, monkeypatch):
         "    return [TableSpec('zz', 'Zz bench', 'Zz accuracy (%)', None, (('', (h,)),))]\n"
         "def report_spec():\n"
         "    return BenchmarkReport(order=9, tables=tables, symbols={'right': 'share answered right'},\n"
-        "                           plots=(PlotSpec('zz.png', (PanelSpec('zz', 'Zz', '%'),)),))\n")
+        "                           plots=(PlotSpec('zz.png', (PanelSpec('zz', 'Zz', '%'),)),))\n"
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setattr(benchmarks, "REPORT_SPECS", {**benchmarks.REPORT_SPECS, "zzbench": "zz_spec:report_spec"})
-    _write_run(tmp_path / "run", "m", 0, {"zzbench_period": _accuracy_samples([1, 0, 1, 1])},
-               {"zzbench_period": {"accuracy": 0.75, "parse_failure": 0.0}})
+    _write_run(
+        tmp_path / "run",
+        "m",
+        0,
+        {"zzbench_period": _accuracy_samples([1, 0, 1, 1])},
+        {"zzbench_period": {"accuracy": 0.75, "parse_failure": 0.0}},
+    )
     assert main(["report", str(tmp_path / "run"), "--out", str(tmp_path / "out")]) == 0
     page = (tmp_path / "out" / "report.md").read_text()
     sys.modules.pop("zz_spec", None)
@@ -650,12 +911,12 @@ def test_published_row_names_never_overprint_or_clip():
 
     long_names = ["Qwen2.5-VL-7B-Instruct", "GPT-4o-2024-08-06", "Gemini-2.5-Pro-Preview"]
     values = [66.7, 66.7, 68.0]
-    lines = [reporting.ReferenceLine("published rows (Table 9)", [20.0, v], "paper", ["", name])
-             for v, name in zip(values, long_names)]
+    lines = [reporting.ReferenceLine("published rows (Table 9)", [20.0, v], "paper", ["", name]) for v, name in zip(values, long_names)]
     lines.append(reporting.ReferenceLine("published rows (Table 9)", [21.0, 10.0], "paper", ["Qwen2.5-VL-7B", ""]))
     lines.append(reporting.ReferenceLine("published rows (Table 9)", [21.0, 10.0], "paper", ["GPT-4o", ""]))
-    panel = reporting.BarPanel("per period", ["Iron Age", "Modern India"], {"a model with a long name": [30.0, 100.0]},
-                               "accuracy (%)", references=lines)
+    panel = reporting.BarPanel(
+        "per period", ["Iron Age", "Modern India"], {"a model with a long name": [30.0, 100.0]}, "accuracy (%)", references=lines
+    )
     figure = reporting.bar_chart([panel])
     renderer = figure.canvas.get_renderer()
     axes = figure.axes[0]
@@ -675,19 +936,23 @@ def test_missing_bars_say_so_and_few_questions_show_n():
     from chronotasks.suite_report.measure import Cell
     from chronotasks.suite_report.page import _bars
 
-    panel = _bars(["Tang", "Song", "Yuan"], {"m": [Cell(1.0, questions=1), None, Cell(0.5, 0.3, 0.7, questions=40)],
-                                             "failed": [Cell(math.nan, questions=5), None, None]},
-                  100.0, "per dynasty", "accuracy (%)")
+    panel = _bars(
+        ["Tang", "Song", "Yuan"],
+        {"m": [Cell(1.0, questions=1), None, Cell(0.5, 0.3, 0.7, questions=40)], "failed": [Cell(math.nan, questions=5), None, None]},
+        100.0,
+        "per dynasty",
+        "accuracy (%)",
+    )
     figure = reporting.bar_chart([panel], mark=reporting.DEMO_WARNING)
     axes = figure.axes[0]
     heights = sorted(round(p.get_height(), 6) for p in axes.patches if p.get_width() > 0)
-    assert heights == [50.0, 100.0]                        # two bars: no zero-height stand-in for the missing four
+    assert heights == [50.0, 100.0]  # two bars: no zero-height stand-in for the missing four
     # the failed series has no bar but keeps its legend entry, in its own colour
     legend = dict(zip([t.get_text() for t in axes.get_legend().get_texts()], axes.get_legend().legend_handles))
     assert legend["failed"].get_facecolor() != legend["m"].get_facecolor()
     texts = [t.get_text() for t in axes.texts]
     assert texts.count(reporting.MISSING_BAR) == 4
-    assert "n=1" in texts and "n=40" not in texts          # the one-question 100% bar says n=1
+    assert "n=1" in texts and "n=40" not in texts  # the one-question 100% bar says n=1
     assert figure.get_suptitle() == reporting.DEMO_WARNING
 
 
@@ -700,8 +965,7 @@ def test_a_demo_report_marks_its_figures(recorded):
     root, _ = recorded
     assert build(load_models([root / "beta"]), Measurer(Settings(resamples=50)), []).mark is None
     path = root / "beta" / "20250101_000000_samples_chrono_demo_period.jsonl"
-    path.write_text("".join(json.dumps({**json.loads(line), DATA_ORIGIN: DEMO_ORIGIN}) + "\n"
-                            for line in path.read_text().splitlines()))
+    path.write_text("".join(json.dumps({**json.loads(line), DATA_ORIGIN: DEMO_ORIGIN}) + "\n" for line in path.read_text().splitlines()))
     report = build(load_models([root / "beta"]), Measurer(Settings(resamples=50)), [])
     assert report.mark == reporting.DEMO_WARNING and report.plots
 
@@ -710,14 +974,24 @@ def test_strict_match_beside_accuracy_when_a_run_reports_it(tmp_path):
     """A task that reports strict_match (replies giving the answer exactly in the asked form) gets it beside
     its accuracy; a run without it has no such column."""
     samples = [{**s, "strict_match": float(strict)} for s, strict in zip(_accuracy_samples([1, 1, 0, 1]), [1, 0, 0, 1])]
-    _write_run(tmp_path / "with", "m", 0, {"chrono_demo_period": samples},
-               {"chrono_demo_period": {"accuracy": 0.75, "strict_match": 0.5, "parse_failure": 0.0}})
+    _write_run(
+        tmp_path / "with",
+        "m",
+        0,
+        {"chrono_demo_period": samples},
+        {"chrono_demo_period": {"accuracy": 0.75, "strict_match": 0.5, "parse_failure": 0.0}},
+    )
     assert main(["report", str(tmp_path / "with"), "--out", str(tmp_path / "a")]) == 0
     page = (tmp_path / "a" / "report.md").read_text()
     cells = row(table(page, "Accuracy and strict match per task"), "m", "chrono_demo_period")
     assert cells[2].startswith("75.0 [") and cells[3].startswith("50.0 [") and cells[3].endswith("(n=4)")
     assert "- **strict match**: " in page
-    _write_run(tmp_path / "without", "m", 0, {"chrono_demo_period": _accuracy_samples([1, 1, 0, 1])},
-               {"chrono_demo_period": {"accuracy": 0.75, "parse_failure": 0.0}})
+    _write_run(
+        tmp_path / "without",
+        "m",
+        0,
+        {"chrono_demo_period": _accuracy_samples([1, 1, 0, 1])},
+        {"chrono_demo_period": {"accuracy": 0.75, "parse_failure": 0.0}},
+    )
     assert main(["report", str(tmp_path / "without"), "--out", str(tmp_path / "b")]) == 0
     assert "strict match" not in (tmp_path / "b" / "report.md").read_text()

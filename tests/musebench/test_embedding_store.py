@@ -32,7 +32,7 @@ def test_each_key_is_encoded_once_in_a_call_and_across_calls(tmp_path):
     keys = ["a", "b", "a", "c", "b"]
     encoder = Encoder([10, 20, 10, 30, 20])
     out = store.vectors("text", keys, encoder)
-    assert encoder.asked == [[0, 1, 3]]                      # one item per distinct key
+    assert encoder.asked == [[0, 1, 3]]  # one item per distinct key
     assert out[:, 0].tolist() == [10, 20, 10, 30, 20]
     again = Encoder([99] * 4)
     assert store.vectors("text", ["c", "a", "d", "b"], again)[:, 0].tolist() == [30, 10, 99, 20]
@@ -43,13 +43,13 @@ def test_each_key_is_encoded_once_in_a_call_and_across_calls(tmp_path):
 
 def test_a_rerun_reads_every_whole_shard_and_skips_a_partial_one(tmp_path):
     store = EmbeddingStore(tmp_path / "m", flush_every=2)
-    store.vectors("image", ["a", "b"], Encoder([1, 2]))    # two new vectors: written at once
+    store.vectors("image", ["a", "b"], Encoder([1, 2]))  # two new vectors: written at once
     assert len(list((tmp_path / "m").iterdir())) == 2
-    store.vectors("image", ["c"], Encoder([3]))              # one: kept until the next flush
+    store.vectors("image", ["c"], Encoder([3]))  # one: kept until the next flush
     store.flush()
     shards = sorted(p.name for p in (tmp_path / "m").iterdir())
     assert len(shards) == 4 and not any(name.startswith(".") for name in shards)
-    (tmp_path / "m" / "0000.keys.json").write_text('["d"]')          # a writer that has not written its vectors yet
+    (tmp_path / "m" / "0000.keys.json").write_text('["d"]')  # a writer that has not written its vectors yet
     rerun = EmbeddingStore(tmp_path / "m")
     encoder = Encoder([7, 8, 9, 4])
     assert rerun.vectors("image", ["c", "b", "a", "d"], encoder)[:, 0].tolist() == [3, 2, 1, 4]
@@ -92,11 +92,11 @@ def test_an_image_is_keyed_by_its_bytes_and_a_same_size_same_mtime_replacement_i
     time.sleep(0.3)
     store = EmbeddingStore(tmp_path / "m", dim=3)
     key = store.image_key(str(path))
-    assert key == store.image_key(str(twin)) == "image:" + cache_files.sha256_hex(b"A" * 64)   # same bytes, same key
+    assert key == store.image_key(str(twin)) == "image:" + cache_files.sha256_hex(b"A" * 64)  # same bytes, same key
     store.vectors("image", [key], Encoder([1]))
     store.flush()
 
-    cache_files._digests.clear()                         # a new process
+    cache_files._digests.clear()  # a new process
     monkeypatch.setattr(embedding_store, "file_digest", lambda *a: pytest.fail("a settled, known file was read"))
     assert EmbeddingStore(tmp_path / "m", dim=3).image_key(str(path)) == key
     monkeypatch.undo()
@@ -204,8 +204,20 @@ def _keys_of_an_earlier_format(keys_file, npy):
     keys_file.write_text(json.dumps(KEYS))
 
 
-DAMAGE = [_npy_header_over_garbage, _flip_one_bit, _nan_row, _integer_zeros, _shuffled_keys, _second_shard_same_keys,
-          _zero_byte_npy, _keys_a_number, _keys_an_object, _keys_truncated, _npy_truncated, _keys_of_an_earlier_format]
+DAMAGE = [
+    _npy_header_over_garbage,
+    _flip_one_bit,
+    _nan_row,
+    _integer_zeros,
+    _shuffled_keys,
+    _second_shard_same_keys,
+    _zero_byte_npy,
+    _keys_a_number,
+    _keys_an_object,
+    _keys_truncated,
+    _npy_truncated,
+    _keys_of_an_earlier_format,
+]
 
 
 @pytest.mark.parametrize("damage", DAMAGE, ids=[d.__name__.strip("_") for d in DAMAGE])
@@ -220,12 +232,13 @@ def test_a_damaged_shard_is_named_once_dropped_and_encoded_again(tmp_path, caplo
     def encode(positions):
         encoder_calls.append(list(positions))
         return _unit([[p + 1, 1, 0] for p in positions])
+
     out = rerun.vectors("text", KEYS, encode)
-    assert np.allclose(out, _unit([[p + 1, 1, 0] for p in range(len(KEYS))]))     # the fresh values
+    assert np.allclose(out, _unit([[p + 1, 1, 0] for p in range(len(KEYS))]))  # the fresh values
     assert encoder_calls == ([[0, 1, 2, 3]] if damaged_file == keys_file else [])
     damaged = [r.getMessage() for r in caplog.records if "is damaged" in r.getMessage()]
     named = {m.split()[2] for m in damaged}
-    assert str(damaged_file) in named and len(damaged) == len(named), damaged      # each file named, once
+    assert str(damaged_file) in named and len(damaged) == len(named), damaged  # each file named, once
     assert not damaged_file.exists()
     assert not damaged_file.with_name(damaged_file.name.replace(".keys.json", ".npy")).exists()
     rerun.flush()
@@ -269,4 +282,5 @@ def test_a_store_that_cannot_be_written_goes_on_in_memory_with_one_warning(tmp_p
     store.flush()
     assert [r.getMessage() for r in caplog.records if "cannot be written" in r.getMessage()] == [
         f"embedding store {tmp_path / 'file' / 'store'} cannot be written ([Errno 20] Not a directory: "
-        f"'{tmp_path / 'file' / 'store'}'); this run keeps its vectors in memory"]
+        f"'{tmp_path / 'file' / 'store'}'); this run keeps its vectors in memory"
+    ]

@@ -8,10 +8,10 @@ import shutil
 
 import pytest
 
+from chronotasks.benchmarks.musebench.prepare import DEDUP_MAX_DISTANCE
 from chronotasks.data.drawing import draw_scene
 from chronotasks.data.image_hash import file_phash, hamming
 from chronotasks.data.loading import read_jsonl
-from chronotasks.benchmarks.musebench.prepare import DEDUP_MAX_DISTANCE
 
 
 @pytest.fixture
@@ -26,13 +26,35 @@ def catalog(tmp_path):
     draw_scene(random.Random(3), size=96, hue=0.6).save(img / "b_jpeg.jpg", quality=60)  # re-encoded
     (img / "c_broken.jpg").write_bytes(b"not an image")
     palace = [
-        {"id": "A", "title": "花鸟图", "category": "绘画", "period": "清", "author": "恽寿平", "description": "绢本设色。",
-         "images": ["img/a_front.png", "img/a_copy.png", "img/a_small.jpg", "img/a_side.png"]},
-        {"id": "B", "title": "山水图", "category": "绘画", "period": "明", "author": "文徵明", "description": "纸本水墨。",
-         "images": ["img/b_front.png", "img/b_jpeg.jpg"]},
+        {
+            "id": "A",
+            "title": "花鸟图",
+            "category": "绘画",
+            "period": "清",
+            "author": "恽寿平",
+            "description": "绢本设色。",
+            "images": ["img/a_front.png", "img/a_copy.png", "img/a_small.jpg", "img/a_side.png"],
+        },
+        {
+            "id": "B",
+            "title": "山水图",
+            "category": "绘画",
+            "period": "明",
+            "author": "文徵明",
+            "description": "纸本水墨。",
+            "images": ["img/b_front.png", "img/b_jpeg.jpg"],
+        },
     ]
-    zhejiang = {"编号": "C", "图片": ["img/c1.png", "img/c_broken.jpg", "img/c2.png"], "名称": "青瓷碗", "馆藏类型": "瓷器",
-                "藏品年代": "宋", "尺寸(cm)": "口径12", "简介": "敞口，圈足。", "藏品级别": "二级"}
+    zhejiang = {
+        "编号": "C",
+        "图片": ["img/c1.png", "img/c_broken.jpg", "img/c2.png"],
+        "名称": "青瓷碗",
+        "馆藏类型": "瓷器",
+        "藏品年代": "宋",
+        "尺寸(cm)": "口径12",
+        "简介": "敞口，圈足。",
+        "藏品级别": "二级",
+    }
     (root / "palace.json").write_text(json.dumps(palace, ensure_ascii=False), encoding="utf-8")
     (root / "zhejiang.json").write_text(json.dumps(zhejiang, ensure_ascii=False), encoding="utf-8")
     return root

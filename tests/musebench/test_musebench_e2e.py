@@ -21,8 +21,9 @@ MINILM = str(Path(gt.__file__).parent / "model")
 @pytest.mark.slow
 def test_vqa_with_constant_answer(lmms_eval_run, demo_root):
     env = {"CHRONOTASKS_BERTSCORE_MODEL": MINILM, "HF_HUB_OFFLINE": "1"}  # the quickstart setting: layer count from the model
-    results = lmms_eval_run("--model", "chrono_constant", "--model_args", "answer=清代",
-                            "--tasks", "musebench_vqa,musebench_vqa_descriptive", extra_env=env)["results"]
+    results = lmms_eval_run(
+        "--model", "chrono_constant", "--model_args", "answer=清代", "--tasks", "musebench_vqa,musebench_vqa_descriptive", extra_env=env
+    )["results"]
     vqa, desc = results["musebench_vqa"], results["musebench_vqa_descriptive"]
     docs = read_jsonl(demo_root / "musebench" / "vqa.jsonl")
     period = [d for d in docs if d["qtype"] == "period"]
@@ -45,11 +46,20 @@ def test_vqa_with_constant_answer(lmms_eval_run, demo_root):
 @pytest.mark.slow
 def test_retrieval_tasks_with_tiny_chinese_clip(lmms_eval_run, demo_root, tmp_path):
     bench = demo_root / "musebench"
-    texts = [r["text"] for s in ("structural", "structural_nl", "descriptive") for r in read_jsonl(bench / f"retrieval/corpus_text_{s}.jsonl")]
+    texts = [
+        r["text"] for s in ("structural", "structural_nl", "descriptive") for r in read_jsonl(bench / f"retrieval/corpus_text_{s}.jsonl")
+    ]
     model_dir = make_tiny_chinese_clip(tmp_path / "tiny-cn-clip", texts)
     cache = tmp_path / "cache"
-    results = lmms_eval_run("--model", "chrono_embed", "--model_args", f"pretrained={model_dir},embed_batch_size=8",
-                            "--tasks", "musebench_retrieval", extra_env={"CHRONOTASKS_CACHE": str(cache)})["results"]
+    results = lmms_eval_run(
+        "--model",
+        "chrono_embed",
+        "--model_args",
+        f"pretrained={model_dir},embed_batch_size=8",
+        "--tasks",
+        "musebench_retrieval",
+        extra_env={"CHRONOTASKS_CACHE": str(cache)},
+    )["results"]
     (first_log,) = tmp_path.glob("out_*/lmms_eval.log")
     log = first_log.read_text(encoding="utf-8")
     for setting in ("structural", "structural_nl", "descriptive"):
@@ -64,8 +74,15 @@ def test_retrieval_tasks_with_tiny_chinese_clip(lmms_eval_run, demo_root, tmp_pa
     line = next(line for line in log.splitlines() if "chrono_embed: images encoded" in line)
     assert f"images encoded {len(views)} of " in line, line
     assert f"texts encoded {len(set(texts))} of " in line, line
-    rerun = lmms_eval_run("--model", "chrono_embed", "--model_args", f"pretrained={model_dir},embed_batch_size=8",
-                          "--tasks", "musebench_retrieval", extra_env={"CHRONOTASKS_CACHE": str(cache)})
+    rerun = lmms_eval_run(
+        "--model",
+        "chrono_embed",
+        "--model_args",
+        f"pretrained={model_dir},embed_batch_size=8",
+        "--tasks",
+        "musebench_retrieval",
+        extra_env={"CHRONOTASKS_CACHE": str(cache)},
+    )
     assert rerun["results"] == results
     (rerun_log,) = (p.read_text(encoding="utf-8") for p in tmp_path.glob("out_*/lmms_eval.log") if p != first_log)
     assert "chrono_embed: images encoded 0 of " in rerun_log and "texts encoded 0 of " in rerun_log

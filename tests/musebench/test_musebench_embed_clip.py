@@ -14,8 +14,14 @@ from chronotasks.data.drawing import save_scene
 from chronotasks.data.loading import doc_images, open_image, write_jsonl
 from chronotasks.scoring.retrieval import brute_force_rank, pool_views
 
-TEXTS = ["bronze ding, Shang dynasty", "jade bi disc", "blue-and-white porcelain vase, Ming", "landscape scroll by Wang Hui",
-         "celadon bowl, Song", "青铜鼎，商代"]
+TEXTS = [
+    "bronze ding, Shang dynasty",
+    "jade bi disc",
+    "blue-and-white porcelain vase, Ming",
+    "landscape scroll by Wang Hui",
+    "celadon bowl, Song",
+    "青铜鼎，商代",
+]
 
 
 @pytest.fixture(scope="module")
@@ -38,8 +44,10 @@ def corpus(tmp_path):
 
 def _requests(model, task, docs, context, visual):
     model.task_dict[task] = {"test": docs}
-    return [Instance("generate_until", (context(d), {}, visual, n, task, "test"), idx=0, metadata={"task": task, "doc_id": n, "repeats": 1})
-            for n, d in enumerate(docs)]
+    return [
+        Instance("generate_until", (context(d), {}, visual, n, task, "test"), idx=0, metadata={"task": task, "doc_id": n, "repeats": 1})
+        for n, d in enumerate(docs)
+    ]
 
 
 def test_clip_model_faiss_ranking_matches_numpy(clip_dir, corpus, tmp_path):
@@ -49,22 +57,32 @@ def test_clip_model_faiss_ranking_matches_numpy(clip_dir, corpus, tmp_path):
     ids = [a["id"] for a in artifacts]
     model = ChronoEmbed(pretrained=str(clip_dir), embed_batch_size=4, top_k=len(ids), cache_dir=str(tmp_path / "cache"))
     assert type(model.model).__name__ == "CLIPModel" and model.max_text_length == TEXT["max_position_embeddings"]
-    t2i = [{"id": a["id"], "corpus": str(root / "corpus_images.jsonl"), "corpus_modality": "image", "corpus_root": str(root)} for a in artifacts]
-    i2t = [{"id": f"{a['id']}#{k}", "images": [str(root / v)], "corpus": str(root / "corpus_text.jsonl"), "corpus_modality": "text"}
-           for a in artifacts for k, v in enumerate(a["images"])]
-    requests = (_requests(model, "t2i", t2i, lambda d: TEXTS[ids.index(d["id"])], lambda d: [])
-                + _requests(model, "i2t", i2t, lambda d: "", doc_images))
+    t2i = [
+        {"id": a["id"], "corpus": str(root / "corpus_images.jsonl"), "corpus_modality": "image", "corpus_root": str(root)}
+        for a in artifacts
+    ]
+    i2t = [
+        {"id": f"{a['id']}#{k}", "images": [str(root / v)], "corpus": str(root / "corpus_text.jsonl"), "corpus_modality": "text"}
+        for a in artifacts
+        for k, v in enumerate(a["images"])
+    ]
+    requests = _requests(model, "t2i", t2i, lambda d: TEXTS[ids.index(d["id"])], lambda d: []) + _requests(
+        model, "i2t", i2t, lambda d: "", doc_images
+    )
     replies = [json.loads(r)["ranked"] for r in model.generate_until(requests)]
     # the i2t query images are the corpus' views and the t2i query texts the corpus' texts: each encoded once
     views = sum(len(a["images"]) for a in artifacts)
-    assert (model.store.encoded, model.store.requested) == ({"image": views, "text": len(TEXTS)},
-                                                            {"image": 2 * views, "text": 2 * len(TEXTS)})
+    assert (model.store.encoded, model.store.requested) == (
+        {"image": views, "text": len(TEXTS)},
+        {"image": 2 * views, "text": 2 * len(TEXTS)},
+    )
 
     # a rerun (a new process: a new model on the same cache) encodes nothing and answers the same,
     # also when its queries are searched 3 at a time (blocks that split each task's queries)
     rerun = ChronoEmbed(pretrained=str(clip_dir), embed_batch_size=4, top_k=len(ids), cache_dir=str(tmp_path / "cache"), search_block=3)
-    requests = (_requests(rerun, "t2i", t2i, lambda d: TEXTS[ids.index(d["id"])], lambda d: [])
-                + _requests(rerun, "i2t", i2t, lambda d: "", doc_images))
+    requests = _requests(rerun, "t2i", t2i, lambda d: TEXTS[ids.index(d["id"])], lambda d: []) + _requests(
+        rerun, "i2t", i2t, lambda d: "", doc_images
+    )
     assert [json.loads(r)["ranked"] for r in rerun.generate_until(requests)] == replies
     assert sum(rerun.store.encoded.values()) == 0 and rerun.store.requested == model.store.requested
 
@@ -73,7 +91,7 @@ def test_clip_model_faiss_ranking_matches_numpy(clip_dir, corpus, tmp_path):
     pooled = np.stack([pool_views(model.embed_images([open_image(str(root / v)) for v in a["images"]])) for a in artifacts])
     views = np.concatenate([model.embed_images([open_image(d["images"][0])]) for d in i2t])
     assert texts.shape == (len(TEXTS), PROJECTION_DIM) and np.allclose(np.linalg.norm(views, axis=1), 1, atol=1e-5)
-    for queries, corpus_vectors, got in ((texts, pooled, replies[:len(t2i)]), (views, texts, replies[len(t2i):])):
+    for queries, corpus_vectors, got in ((texts, pooled, replies[: len(t2i)]), (views, texts, replies[len(t2i) :])):
         scores, order = brute_force_rank(queries, corpus_vectors, len(ids))
         gaps = -np.diff(scores, axis=1)
         assert gaps.min() > 1e-5  # no near-ties, so the orders must be equal
@@ -106,8 +124,10 @@ def test_an_image_shown_otherwise_than_as_its_file_is_never_taken_from_the_store
 
     root, artifacts = corpus
     model = ChronoEmbed(pretrained=str(clip_dir), embed_batch_size=4, cache_dir=str(tmp_path / "cache"))
-    i2t = [{"id": f"{a['id']}#0", "images": [str(root / a["images"][0])], "corpus": str(root / "corpus_text.jsonl"),
-            "corpus_modality": "text"} for a in artifacts]
+    i2t = [
+        {"id": f"{a['id']}#0", "images": [str(root / a["images"][0])], "corpus": str(root / "corpus_text.jsonl"), "corpus_modality": "text"}
+        for a in artifacts
+    ]
 
     def gray(doc):
         return [image.convert("L").convert("RGB") for image in doc_images(doc)]

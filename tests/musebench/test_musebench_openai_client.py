@@ -73,8 +73,9 @@ def _a_number(path):
     path.write_text("3")
 
 
-@pytest.mark.parametrize("damage", [_flip_a_letter, _another_requests_reply, _torn, _a_number],
-                         ids=["flipped", "another_request", "torn", "number"])
+@pytest.mark.parametrize(
+    "damage", [_flip_a_letter, _another_requests_reply, _torn, _a_number], ids=["flipped", "another_request", "torn", "number"]
+)
 def test_a_damaged_cached_reply_is_named_once_dropped_and_asked_again(tmp_path, caplog, damage):
     import logging
 

@@ -23,7 +23,7 @@ def test_table_2_overall_is_a_qa_weighted_average_of_the_museums(model):
 
 def test_score_is_the_mean_of_bert_and_anls_in_table_3_not_in_table_2():
     for model, (bert, anls, score) in TABLE_3.rows.items():
-        assert score == pytest.approx((bert + anls) / 2, abs=0.011), model   # figures rounded to 0.01
+        assert score == pytest.approx((bert + anls) / 2, abs=0.011), model  # figures rounded to 0.01
     # Table 2's Score is not (Gemini-2.5-Pro: 34.96 for 35.83): the figures are kept as printed
     score, bert, anls = (TABLE_2.figure("Gemini-2.5-Pro", f"Overall {m}") for m in ("Score", "BERT", "ANLS"))
     assert abs(score - (bert + anls) / 2) > 0.5
@@ -33,7 +33,13 @@ def test_table_4_recall_grows_with_k_and_columns_name_real_tasks():
     for model, figures in TABLE_4.rows.items():
         for start in range(2, len(figures), 3):
             assert figures[start] <= figures[start + 1] <= figures[start + 2], model
-    tasks = {"musebench_vqa", "musebench_vqa_descriptive", "musebench_retrieval_structural_i2t", "musebench_retrieval_structural_t2i",
-             "musebench_retrieval_descriptive_i2t", "musebench_retrieval_descriptive_t2i"}
+    tasks = {
+        "musebench_vqa",
+        "musebench_vqa_descriptive",
+        "musebench_retrieval_structural_i2t",
+        "musebench_retrieval_structural_t2i",
+        "musebench_retrieval_descriptive_i2t",
+        "musebench_retrieval_descriptive_t2i",
+    }
     for number, table in TABLES.items():
         assert table.number == number and all(task in tasks for task, _ in table.measures.values()), number

@@ -11,9 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from venvs import make_venv, pip_command
 
 from chronotasks.skeleton import SkeletonError, create, name_clashes
-from venvs import make_venv, pip_command
 
 REPO = Path(__file__).resolve().parents[2]
 SKIP = shutil.ignore_patterns(".git", "__pycache__", "*.pyc", "build", "dist", "*.egg-info", ".pytest_cache")
@@ -43,8 +43,9 @@ def test_new_benchmark_skeleton_passes_its_tests_and_runs_in_lmms_eval(tmp_path)
     # A contributor's set-up: the copy installed editable (prompts/ and model_shims/ are mapped to
     # chronotasks.prompts / chronotasks.model_shims by the install, so the copy's own folders are used).
     python, _ = make_venv(tmp_path / "venv")
-    subprocess.run(pip_command(python, "install", "-q", "--no-deps", "--no-build-isolation", "-e", str(copy)),
-                   check=True, capture_output=True)
+    subprocess.run(
+        pip_command(python, "install", "-q", "--no-deps", "--no-build-isolation", "-e", str(copy)), check=True, capture_output=True
+    )
 
     made = _in_copy(python, copy, "-m", "chronotasks.cli", "new-benchmark", "zzbench")
     assert made.returncode == 0, made.stderr
@@ -72,7 +73,13 @@ def test_existing_benchmark_is_never_overwritten(tmp_path):
     with pytest.raises(SkeletonError, match=r"'taken' already exists: prompts/taken \(nothing was written\)"):
         create("taken", root)
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == [
-        "chronotasks", "chronotasks/benchmarks", "chronotasks/tasks", "prompts", "prompts/taken", "tests"]
+        "chronotasks",
+        "chronotasks/benchmarks",
+        "chronotasks/tasks",
+        "prompts",
+        "prompts/taken",
+        "tests",
+    ]
 
 
 @pytest.mark.parametrize("name", ["My-Bench", "2bench", "bench.v2", ""])
@@ -87,11 +94,17 @@ def test_outside_a_checkout_is_an_error(tmp_path):
 
 
 def test_names_taken_by_lmms_eval_or_chronotasks_are_named():
-    known = {"mmmu": "lmms-eval group", "mmmu_val": "lmms-eval task", "chrono_demo": "chronotasks benchmark",
-             "chrono_demo_period": "chronotasks task", "tabvlm": "chronotasks benchmark"}
+    known = {
+        "mmmu": "lmms-eval group",
+        "mmmu_val": "lmms-eval task",
+        "chrono_demo": "chronotasks benchmark",
+        "chrono_demo_period": "chronotasks task",
+        "tabvlm": "chronotasks benchmark",
+    }
     assert name_clashes("mmmu", known) == ["mmmu (lmms-eval group)", "1 task name(s) already start with mmmu_: mmmu_val (lmms-eval task)"]
-    assert name_clashes("chrono", known) == ["2 task name(s) already start with chrono_: chrono_demo (chronotasks benchmark), "
-                                             "chrono_demo_period (chronotasks task)"]
+    assert name_clashes("chrono", known) == [
+        "2 task name(s) already start with chrono_: chrono_demo (chronotasks benchmark), chrono_demo_period (chronotasks task)"
+    ]
     assert name_clashes("tabvlm_extra", known) == ["tabvlm_extra_ starts with the task prefix of chronotasks benchmark tabvlm"]
     assert name_clashes("zzbench", known) == []
 

@@ -19,8 +19,11 @@ def test_pack_holds_every_task_file_and_no_python():
     """Every file of chronotasks/tasks/ but the Python hooks: a YAML may name a sibling file (the
     placeholder data, an included template), and a file type the pack skips would break it."""
     packed = pack_files(TASKS_DIR)
-    files = {p.relative_to(TASKS_DIR).as_posix() for p in TASKS_DIR.rglob("*")
-             if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts}
+    files = {
+        p.relative_to(TASKS_DIR).as_posix()
+        for p in TASKS_DIR.rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts
+    }
     assert any(name.endswith(".yaml") for name in files)
     assert set(packed) == files
     assert "_placeholder.jsonl" in packed  # the templates' `data_files: ../_placeholder.jsonl`
@@ -77,5 +80,7 @@ def test_no_installed_pack_shadows_this_checkout():
     chronotasks would be used instead of this checkout's YAMLs by every --include_path run in these
     tests. Development installs are editable, which ship no pack."""
     pack = installed_pack()
-    assert pack is None, (f"{pack} holds task YAMLs of a regular chronotasks install; they shadow this checkout's tasks. "
-                          "Run `pip uninstall chronotasks` and reinstall with `pip install -e .`")
+    assert pack is None, (
+        f"{pack} holds task YAMLs of a regular chronotasks install; they shadow this checkout's tasks. "
+        "Run `pip uninstall chronotasks` and reinstall with `pip install -e .`"
+    )

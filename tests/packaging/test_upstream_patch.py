@@ -25,8 +25,14 @@ def _apply(checkout: Path, *only: str) -> None:
 def _run_upstream_test(checkout: Path) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "LMMS_EVAL_PLUGINS"}
     env["PYTHONPATH"] = str(checkout)  # this copy of lmms_eval, not the installed one
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(checkout),
-                           UPSTREAM_TEST], cwd=checkout, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=", "--rootdir", str(checkout), UPSTREAM_TEST],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 @pytest.mark.slow

@@ -32,7 +32,8 @@ sys.path.insert(0, sys.argv[1])                  # tests/, for venvs.py
 from venvs import make_venv
 nested, _ = make_venv(__import__("pathlib").Path(sys.argv[2]))
 import subprocess
-probe = "import json, sys, importlib; print(json.dumps({'path': sys.path, 'files': {m: importlib.import_module(m).__file__ for m in %r}}))" % (tuple(sys.argv[3].split(",")),)
+probe = ("import json, sys, importlib; print(json.dumps({'path': sys.path, "
+         "'files': {m: importlib.import_module(m).__file__ for m in %r}}))") % (tuple(sys.argv[3].split(",")),)
 out = subprocess.run([str(nested), "-c", probe], capture_output=True, text=True)
 print(json.dumps({"own_site": sysconfig.get_paths()["purelib"], "base_prefix": sys.base_prefix, "prefix": sys.prefix,
                   "nested": json.loads(out.stdout) if out.returncode == 0 else out.stderr[-2000:]}))
@@ -44,9 +45,12 @@ def user_venv(path: Path) -> Path:
     interpreter sees, as symlinks: a user's .venv after ``pip install -e ".[test]"``."""
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(path)], check=True, capture_output=True)
     python = path / "bin" / "python"
-    own = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                              check=True, capture_output=True, text=True).stdout.strip())
-    for folder in site_folders():                      # this interpreter's search order: the first of a name wins
+    own = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], check=True, capture_output=True, text=True
+        ).stdout.strip()
+    )
+    for folder in site_folders():  # this interpreter's search order: the first of a name wins
         for entry in Path(folder).iterdir():
             if entry.name != "__pycache__" and not (own / entry.name).exists():
                 (own / entry.name).symlink_to(entry)
@@ -56,16 +60,24 @@ def user_venv(path: Path) -> Path:
 def test_packaging_venvs_take_nothing_from_the_base_python(tmp_path):
     python = user_venv(tmp_path / "user_venv")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    done = subprocess.run([str(python), "-c", CHECK, str(TESTS), str(tmp_path / "nested"), ",".join(MODULES)],
-                          env=env, capture_output=True, text=True, timeout=600, check=False)
+    done = subprocess.run(
+        [str(python), "-c", CHECK, str(TESTS), str(tmp_path / "nested"), ",".join(MODULES)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
-    assert seen["prefix"] != seen["base_prefix"]                        # the tests ran inside the user's venv
+    assert seen["prefix"] != seen["base_prefix"]  # the tests ran inside the user's venv
     nested = seen["nested"]
     assert isinstance(nested, dict), f"the packaging venv cannot import what the tests need:\n{nested}"
     user_site = Path(seen["own_site"])
     base = Path(seen["base_prefix"]).resolve()
-    for module, file in nested["files"].items():      # every module from the user's venv, none from the base Python
+    for module, file in nested["files"].items():  # every module from the user's venv, none from the base Python
         assert Path(file).is_relative_to(user_site), (module, file)
-    base_sites = [p for p in nested["path"] if Path(p).resolve().is_relative_to(base) and Path(p).name in ("site-packages", "dist-packages")]
+    base_sites = [
+        p for p in nested["path"] if Path(p).resolve().is_relative_to(base) and Path(p).name in ("site-packages", "dist-packages")
+    ]
     assert base_sites == [], base_sites

@@ -44,8 +44,10 @@ def _run(command: list[str], cwd: Path, env: dict, timeout: int = 600) -> subpro
 
 def _run_together(*commands: tuple[list[str], dict], cwd: Path, timeout: int = 600) -> list[subprocess.CompletedProcess]:
     """Run independent commands side by side; each must exit 0."""
-    procs = [(command, subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
-             for command, env in commands]
+    procs = [
+        (command, subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        for command, env in commands
+    ]
     done = []
     for command, proc in procs:
         stdout, stderr = proc.communicate(timeout=timeout)
@@ -91,8 +93,23 @@ def test_card_command_runs_from_the_installed_wheel_and_uninstall_is_clean(tmp_p
     # 1. Build the wheel from a copy of this checkout (the build writes build/ and *.egg-info).
     source = tmp_path / "source"
     shutil.copytree(REPO, source, ignore=SKIP)
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--disable-pip-version-check",
-          "-q", "-w", str(tmp_path / "dist"), str(source)], tmp_path, env)
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+            str(source),
+        ],
+        tmp_path,
+        env,
+    )
     (wheel,) = (tmp_path / "dist").glob("chronotasks-*.whl")
 
     # 2. A fresh venv with its own lmms-eval (the version installed here), then our wheel. It sees the
@@ -107,9 +124,18 @@ def test_card_command_runs_from_the_installed_wheel_and_uninstall_is_clean(tmp_p
     assert "tasks/chronotasks" not in before
 
     _pip(python, "install", "-q", "--no-deps", str(wheel), cwd=tmp_path, env=env)
-    where = json.loads(_run([str(python), "-c", "import json, lmms_eval, chronotasks, chronotasks.model_shims as m, chronotasks.prompts as p; "
-                            "print(json.dumps([x.__file__ for x in (lmms_eval, chronotasks, m, p)]))"],
-                           tmp_path, env).stdout)
+    where = json.loads(
+        _run(
+            [
+                str(python),
+                "-c",
+                "import json, lmms_eval, chronotasks, chronotasks.model_shims as m, chronotasks.prompts as p; "
+                "print(json.dumps([x.__file__ for x in (lmms_eval, chronotasks, m, p)]))",
+            ],
+            tmp_path,
+            env,
+        ).stdout
+    )
     assert all(Path(path).is_relative_to(site) for path in where), where
     record = next(site.glob("chronotasks-*.dist-info")) / "RECORD"
     top_level = {line.split("/")[0].split(",")[0] for line in record.read_text().splitlines()}
@@ -124,8 +150,11 @@ def test_card_command_runs_from_the_installed_wheel_and_uninstall_is_clean(tmp_p
     data = tmp_path / "data"
     _run([str(bin_dir / "chronotasks"), "demo-data", "--out", str(data), "--benchmarks", "tabvlm", "chronovision"], tmp_path, env)
     run_env = {**env, "CHRONOTASKS_DATA": str(data)}
-    card = _run([str(bin_dir / "lmms-eval"), "--model", "chrono_random", "--tasks", CARD_TASKS, "--output_path", str(tmp_path / "out")],
-                tmp_path, run_env)
+    card = _run(
+        [str(bin_dir / "lmms-eval"), "--model", "chrono_random", "--tasks", CARD_TASKS, "--output_path", str(tmp_path / "out")],
+        tmp_path,
+        run_env,
+    )
     results = _results(tmp_path / "out")
     assert {"tabvlm_chrono", "tabvlm_sequence", "tabvlm_style_period", "chronovision_shortcut"} <= set(results["results"])
     assert results["results"]["chronovision_shortcut"]["parse_failure,none"] == 0.0
@@ -141,9 +170,22 @@ def test_card_command_runs_from_the_installed_wheel_and_uninstall_is_clean(tmp_p
     listing, listing_with_include, _ = _run_together(
         ([str(bin_dir / "lmms-eval"), "tasks"], env),
         ([str(bin_dir / "lmms-eval"), "tasks", "--include-path", tasks_path], env),
-        ([str(bin_dir / "lmms-eval"), "--model", "chrono_random", "--tasks", CARD_TASKS, "--include_path", tasks_path,
-          "--output_path", str(tmp_path / "out_include")], run_env),
-        cwd=tmp_path)
+        (
+            [
+                str(bin_dir / "lmms-eval"),
+                "--model",
+                "chrono_random",
+                "--tasks",
+                CARD_TASKS,
+                "--include_path",
+                tasks_path,
+                "--output_path",
+                str(tmp_path / "out_include"),
+            ],
+            run_env,
+        ),
+        cwd=tmp_path,
+    )
     names = _listed(listing.stdout)
     for name in ("tabvlm_chrono", "tabvlm_sequence", "chronovision_shortcut", "chronovision", "musebench_vqa", "tempviz", "chrono_demo"):
         assert names.count(name) == 1, name

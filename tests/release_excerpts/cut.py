@@ -17,8 +17,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # TAB-VLM questions the tests name (hand-worked replies and word-for-word prompts), then the first two of each type
-TABVLM_NAMED = ("style_period_matching_3", "material_consistency_1", "object_grouping_2", "chronological_ordering_3",
-                "odd_period_1")
+TABVLM_NAMED = ("style_period_matching_3", "material_consistency_1", "object_grouping_2", "chronological_ordering_3", "odd_period_1")
 
 
 def cut_tabvlm(source: Path, out: Path) -> None:
@@ -31,8 +30,7 @@ def cut_tabvlm(source: Path, out: Path) -> None:
             kept.append(question)
     out.mkdir(parents=True, exist_ok=True)
     excerpt = {**release, "questions": kept}
-    (out / "temporal_anomaly_benchmark.json").write_text(json.dumps(excerpt, ensure_ascii=False, indent=1) + "\n",
-                                                         encoding="utf-8")
+    (out / "temporal_anomaly_benchmark.json").write_text(json.dumps(excerpt, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
 
 
 def _first_lines(path: Path, keep) -> list[str]:
@@ -70,8 +68,7 @@ def cut_chronovision(source: Path, out: Path) -> None:
         target.mkdir(parents=True, exist_ok=True)
         kept_pairs = {k: v for k, v in pairs.items() if k.split("/")[0] in tests}
         (target / "test.json").write_text(json.dumps(kept_pairs, indent=4) + "\n", encoding="utf-8")
-        (target / "ans.json").write_text(json.dumps({k: v for k, v in answers.items() if k in tests}, indent=4) + "\n",
-                                         encoding="utf-8")
+        (target / "ans.json").write_text(json.dumps({k: v for k, v in answers.items() if k in tests}, indent=4) + "\n", encoding="utf-8")
 
 
 def _write_lines(path: Path, lines: list[str]) -> None:

@@ -58,13 +58,23 @@ def test_wrong_layouts_fail_clearly_and_nonzero(tmp_path):
 
 
 def test_the_repository_root_is_accepted(release_excerpts, standin_images, tmp_path):
-    root = tmp_path / "tab-vlm"                 # the repository as cloned: the release is data/<file>
+    root = tmp_path / "tab-vlm"  # the repository as cloned: the release is data/<file>
     (root / "data").mkdir(parents=True)
     release = release_excerpts / "tabvlm" / "temporal_anomaly_benchmark.json"
     (root / "data" / "temporal_anomaly_benchmark.json").symlink_to(release)
     n = len(json.loads(release.read_text())["questions"])
-    proc = _chronotasks("prepare", "tabvlm", "--source", str(root), "--images", str(standin_images), "--out", str(tmp_path / "o"),
-                        "--no-download", env=_env(tmp_path / "home"))
+    proc = _chronotasks(
+        "prepare",
+        "tabvlm",
+        "--source",
+        str(root),
+        "--images",
+        str(standin_images),
+        "--out",
+        str(tmp_path / "o"),
+        "--no-download",
+        env=_env(tmp_path / "home"),
+    )
     assert proc.returncode == 0, proc.stderr
     # an excerpt: its checksum is not the published file's, and prepare says so without refusing it
     assert "DIFFERS from the published release" in proc.stdout and f"kept {n} of {n} questions (0 dropped)" in proc.stdout
@@ -78,20 +88,31 @@ def test_prepare_then_the_card_command_with_no_environment_variable(seed_data, s
     source = os.path.relpath(seed_data / "tabvlm", REPO)
     proc = _chronotasks("prepare", "tabvlm", "--source", source, "--images", str(standin_images), env=env)
     assert proc.returncode == 0, proc.stderr
-    data = tmp_path / "xdg" / "chronotasks" / "data" / "tabvlm"         # $XDG_CACHE_HOME/chronotasks/data
+    data = tmp_path / "xdg" / "chronotasks" / "data" / "tabvlm"  # $XDG_CACHE_HOME/chronotasks/data
     assert "kept 600 of 600 questions" in proc.stdout and "(no environment variable needed)" in proc.stdout
     assert Counter(len(open(data / t.file).readlines()) for t in TASK_TYPES) == Counter({100: 6})
     assert not (home / ".cache").exists()
 
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "lmms_eval", "--model", "chrono_random", "--tasks", "tabvlm_chrono",
-               "--include_path", str(TASKS_DIR), "--output_path", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "lmms_eval",
+        "--model",
+        "chrono_random",
+        "--tasks",
+        "tabvlm_chrono",
+        "--include_path",
+        str(TASKS_DIR),
+        "--output_path",
+        str(out),
+    ]
     run = subprocess.run(command, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=900)
     files = glob.glob(str(out / "**" / "*_results.json"), recursive=True)
     assert run.returncode == 0 and files, run.stderr[-3000:]
     results = json.loads(Path(files[0]).read_text())["results"]
     assert set(results) >= {t.task for t in TASK_TYPES} | {"tabvlm_chrono"}
-    assert results["tabvlm_sequence"]["tied_questions,none"] == 27      # the release's 27 tied sequence questions
+    assert results["tabvlm_sequence"]["tied_questions,none"] == 27  # the release's 27 tied sequence questions
     assert all(results[t.task]["image_failure,none"] == 0.0 for t in TASK_TYPES)
     assert json.loads(Path(files[0]).read_text())["n-samples"]["tabvlm_style_period"]["effective"] == 100
 

@@ -15,12 +15,12 @@ from collections import Counter
 
 import pytest
 from PIL import Image
+from release_server import ReleaseServer
 
 from chronotasks.benchmarks.tabvlm.prepare import RELEASE
 from chronotasks.benchmarks.tabvlm.schema import TASK_TYPES, artifacts_of
 from chronotasks.cli import main
 from chronotasks.data.loading import read_jsonl
-from release_server import ReleaseServer
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -66,22 +66,24 @@ def test_fetch_is_interrupted_then_resumes_without_downloading_again(museum, tmp
     deadline = time.monotonic() + 120
     while len(_image_hits(served, images)) < 150 and time.monotonic() < deadline and first.poll() is None:
         time.sleep(0.05)
-    first.send_signal(signal.SIGKILL)                       # as a power cut: no clean-up at all
+    first.send_signal(signal.SIGKILL)  # as a power cut: no clean-up at all
     first.wait()
     before = _image_hits(served, images)
     assert 150 <= len(before) < len(images)
-    assert not (out / "sequence.jsonl").exists()            # task files are written only at the end
+    assert not (out / "sequence.jsonl").exists()  # task files are written only at the end
 
     served.delay = 0
     assert main(["prepare", "tabvlm", "--mirror", served.url, "--out", str(out)]) == 0
     after = _image_hits(served, images)
-    assert set(after) == images                             # every artifact image, once ...
-    assert sum(after.values()) - len(images) <= 1           # ... except at most the one in flight at the kill
+    assert set(after) == images  # every artifact image, once ...
+    assert sum(after.values()) - len(images) <= 1  # ... except at most the one in flight at the kill
     assert served.hits[f"/github.com/{RELEASE.repository}/raw/{RELEASE.commit}/data/temporal_anomaly_benchmark.json"] == 1
     records = {t.file: read_jsonl(out / t.file) for t in TASK_TYPES}
     assert {name: len(rows) for name, rows in records.items()} == {t.file: 100 for t in TASK_TYPES}
     report = json.loads((out / "prepare_report.json").read_text())
-    assert report["verified"] == [f"verified: {tmp_path / 'home' / 'downloads' / 'tabvlm' / RELEASE.commit[:12] / 'data' / 'temporal_anomaly_benchmark.json'}"]
+    assert report["verified"] == [
+        f"verified: {tmp_path / 'home' / 'downloads' / 'tabvlm' / RELEASE.commit[:12] / 'data' / 'temporal_anomaly_benchmark.json'}"
+    ]
     assert report["count_differences"] == [] and report["dropped"] == []
 
 
@@ -91,7 +93,7 @@ def test_unreachable_image_host_is_found_once_and_nothing_is_written(release_exc
     code = main(["prepare", "tabvlm", "--source", str(release_excerpts / "tabvlm"), "--out", str(out), "--mirror", "http://127.0.0.1:9"])
     elapsed = time.monotonic() - start
     captured = capsys.readouterr()
-    assert code == 1 and elapsed < 60          # was ~6.7 s of retries per artifact, ~55 min in all
+    assert code == 1 and elapsed < 60  # was ~6.7 s of retries per artifact, ~55 min in all
     assert captured.out.count("no network: cannot reach 127.0.0.1:9") == 1
     assert "could not be downloaded because their host could not be reached" in captured.err
     assert "task files were not written" in captured.err

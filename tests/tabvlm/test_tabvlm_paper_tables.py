@@ -25,8 +25,10 @@ def test_overall_column_against_the_mean_of_the_six_columns():
     0.25 for four more, and far from it for GPT-5-mini (-1.92) and Qwen2-VL-2B (+1.65): the column is
     kept as printed. Deviations beyond rounding fit an Overall that pools correct answers over the
     answered questions (§4.2, the release's main.py) with some replies left out."""
-    gap = {model: TABLE_1.figure(model, "Overall Accuracy") - sum(TABLE_1.figure(model, c) for c in TASK_COLUMNS) / 6
-           for model in TABLE_1.models}
+    gap = {
+        model: TABLE_1.figure(model, "Overall Accuracy") - sum(TABLE_1.figure(model, c) for c in TASK_COLUMNS) / 6
+        for model in TABLE_1.models
+    }
     assert {m for m, g in gap.items() if abs(g) > 0.25} == {"GPT-5-mini", "Qwen2-VL-2B"}
     assert gap["GPT-5-mini"] == pytest.approx(-1.917, abs=0.001) and gap["Qwen2-VL-2B"] == pytest.approx(1.65, abs=0.001)
     assert {m for m, g in gap.items() if 0.1 < abs(g) <= 0.25} == {"GPT-4o", "Qwen2-VL-7B", "Qwen2.5-VL-7B", "Qwen2.5-VL-3B"}
@@ -59,11 +61,13 @@ def test_table_9_counts_and_denominators():
 
 def test_tables_10_and_11_differences():
     visual, metadata, delta = TABLE_10.rows["Qwen2.5-VL-7B"]
-    assert 100 * (metadata - visual) / visual == pytest.approx(delta, abs=0.005)     # a relative gain
-    for j, column in enumerate(TABLE_11.columns):
+    assert 100 * (metadata - visual) / visual == pytest.approx(delta, abs=0.005)  # a relative gain
+    for j in range(len(TABLE_11.columns)):
         assert TABLE_11.rows["Δ"][j] == pytest.approx(TABLE_11.rows["Western (Pilot)"][j] - TABLE_11.rows["Indian (TAB-VLM)"][j])
-    assert TABLE_11.rows["Indian (TAB-VLM)"] == (TABLE_1.figure("GPT-4o", "Style-Period Attribution"),
-                                                 TABLE_1.figure("GPT-4o", "Material Availability"))
+    assert TABLE_11.rows["Indian (TAB-VLM)"] == (
+        TABLE_1.figure("GPT-4o", "Style-Period Attribution"),
+        TABLE_1.figure("GPT-4o", "Material Availability"),
+    )
 
 
 def test_every_table_is_well_formed_and_measured_columns_name_real_tasks():

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from chronotasks.cli import main
 from chronotasks.benchmarks.tabvlm.prepare import image_name
-from chronotasks.data.fetch import Downloader
 from chronotasks.benchmarks.tabvlm.schema import TASK_TYPES, artifacts_of
+from chronotasks.cli import main
+from chronotasks.data.fetch import Downloader
 
 RELEASE = "tabvlm/temporal_anomaly_benchmark.json"
 
@@ -79,7 +79,7 @@ def prepared(seed_data, server, tmp_path_factory):
     images = work / "downloaded"
     images.mkdir()
     counts = Counter(image_name(a["image_url"]) for q in questions for a in artifacts_of(q))
-    for name in counts:   # stand-in images under the release's own file names
+    for name in counts:  # stand-in images under the release's own file names
         Image.new("RGB", (24, 24), (len(name) * 7 % 255, 90, 160)).save(images / name, format="JPEG")
     q_alt, art = _unique_first_artifact(questions, "style_period_attribution", counts)
     (images / image_name(art["image_url"])).rename(images / image_name(art["alt_image_url"]))
@@ -98,19 +98,46 @@ def prepared(seed_data, server, tmp_path_factory):
     questions.append(broken)
     source = work / "release.json"
     source.write_text(json.dumps(release))
-    return {"work": work, "source": source, "images": images, "out": work / "data" / "tabvlm",
-            "ids": {"alt": q_alt["question_id"], "dl": q_dl["question_id"], "bad": q_bad["question_id"], "gone": q_gone["question_id"]}}
+    return {
+        "work": work,
+        "source": source,
+        "images": images,
+        "out": work / "data" / "tabvlm",
+        "ids": {"alt": q_alt["question_id"], "dl": q_dl["question_id"], "bad": q_bad["question_id"], "gone": q_gone["question_id"]},
+    }
 
 
 def test_prepare_real_release_reports_counts_and_drops(prepared, capsys):
     out, ids = prepared["out"], prepared["ids"]
-    code = main(["prepare", "tabvlm", "--source", str(prepared["source"]), "--out", str(out), "--images", str(prepared["images"]),
-                 "--retries", "3", "--backoff", "0.01", "--timeout", "5"])
+    code = main(
+        [
+            "prepare",
+            "tabvlm",
+            "--source",
+            str(prepared["source"]),
+            "--out",
+            str(out),
+            "--images",
+            str(prepared["images"]),
+            "--retries",
+            "3",
+            "--backoff",
+            "0.01",
+            "--timeout",
+            "5",
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
     assert "kept 598 of 601 questions (3 dropped)" in printed
-    for qtype, kept in (("style_period_attribution", 100), ("chronological_sequence", 99), ("manufacturing_technique", 100),
-                        ("material_availability", 100), ("period_grouping", 99), ("odd_one_out_period", 100)):
+    for qtype, kept in (
+        ("style_period_attribution", 100),
+        ("chronological_sequence", 99),
+        ("manufacturing_technique", 100),
+        ("material_availability", 100),
+        ("period_grouping", 99),
+        ("odd_one_out_period", 100),
+    ):
         assert f"| {qtype} | {kept} |" in printed
     report = json.loads((out / "prepare_report.json").read_text())
     dropped = {d["id"]: d["reason"] for d in report["dropped"]}
@@ -118,14 +145,14 @@ def test_prepare_real_release_reports_counts_and_drops(prepared, capsys):
     assert "unreadable" in dropped[ids["bad"]] and "HTTP 404" in dropped[ids["bad"]]
     assert "HTTP 404" in dropped[ids["gone"]] and "artifact 0 (A)" in dropped[ids["gone"]]
     assert "correct_index" in dropped["broken_1"]
-    assert _Handler.hits[f"/flaky/{Path(_flaky_path(prepared)).name}"] == 2     # one 503, then the retry succeeded
+    assert _Handler.hits[f"/flaky/{Path(_flaky_path(prepared)).name}"] == 2  # one 503, then the retry succeeded
     records = {t.file: [json.loads(line) for line in (out / t.file).read_text().splitlines()] for t in TASK_TYPES}
     assert sum(map(len, records.values())) == 598
     by_id = {r["id"]: r for rows in records.values() for r in rows}
     assert (out / by_id[ids["dl"]]["images"][0]).is_file()
-    assert by_id[ids["alt"]]["images"][0].endswith("_02_h.jpg")                 # the alt image stood in
+    assert by_id[ids["alt"]]["images"][0].endswith("_02_h.jpg")  # the alt image stood in
     sequence = records["sequence.jsonl"]
-    assert sum(len(set(r["period_ranks"])) < 4 for r in sequence) == 27          # 27 of the release's 100 have ties
+    assert sum(len(set(r["period_ranks"])) < 4 for r in sequence) == 27  # 27 of the release's 100 have ties
     first = by_id["chronological_ordering_3"]
     assert first["answer"] == ["B", "D", "A", "C"] and first["period_ranks"] == [3, 0, 7, 2]
     style = Counter(r["period"] for r in records["style_period.jsonl"])
@@ -137,8 +164,7 @@ def test_prepare_real_release_reports_counts_and_drops(prepared, capsys):
     wrong = prepared["work"] / "wrong_images"
     (wrong / "photos").mkdir(parents=True)
     before = (out / "style_period.jsonl").stat().st_mtime_ns
-    assert main(["prepare", "tabvlm", "--source", str(prepared["source"]), "--out", str(out), "--no-download",
-                 "--images", str(wrong)]) == 1
+    assert main(["prepare", "tabvlm", "--source", str(prepared["source"]), "--out", str(out), "--no-download", "--images", str(wrong)]) == 1
     err = capsys.readouterr().err
     assert f"--images {wrong}: none of the release's images is there" in err and "found: photos/" in err
     assert err.count("\n") == 1 and (out / "style_period.jsonl").stat().st_mtime_ns == before
@@ -157,7 +183,7 @@ def test_download_gives_up_on_404_retries_5xx_and_finds_an_unreachable_host_once
     assert waits == [] and not (tmp_path / "x.jpg").exists()
     assert downloader.get(f"{server}/flaky/y.jpg", tmp_path / "y.jpg") is None
     assert waits == [0.5] and (tmp_path / "y.jpg").read_bytes() == _Handler.payload
-    closed = "http://127.0.0.1:9/none.jpg"        # discard port: connection refused, found once, never retried
+    closed = "http://127.0.0.1:9/none.jpg"  # discard port: connection refused, found once, never retried
     first = downloader.get(closed, tmp_path / "z.jpg")
     second = downloader.get("http://127.0.0.1:9/other.jpg", tmp_path / "w.jpg")
     assert first.startswith("skipped: cannot reach 127.0.0.1:9 (ConnectionRefusedError") and second == first
@@ -166,9 +192,24 @@ def test_download_gives_up_on_404_retries_5xx_and_finds_an_unreachable_host_once
 
 @pytest.mark.slow
 def test_lmms_eval_random_on_prepared_release(prepared, lmms_eval_run):
-    if not (prepared["out"] / "sequence.jsonl").exists():   # when run on its own
-        assert main(["prepare", "tabvlm", "--source", str(prepared["source"]), "--out", str(prepared["out"]),
-                     "--images", str(prepared["images"]), "--backoff", "0.01"]) == 0
+    if not (prepared["out"] / "sequence.jsonl").exists():  # when run on its own
+        assert (
+            main(
+                [
+                    "prepare",
+                    "tabvlm",
+                    "--source",
+                    str(prepared["source"]),
+                    "--out",
+                    str(prepared["out"]),
+                    "--images",
+                    str(prepared["images"]),
+                    "--backoff",
+                    "0.01",
+                ]
+            )
+            == 0
+        )
     data = lmms_eval_run("--model", "chrono_random", "--tasks", "tabvlm_chrono", data_root=prepared["out"].parent)
     results = data["results"]
     for task_type in TASK_TYPES:

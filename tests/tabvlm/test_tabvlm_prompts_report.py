@@ -5,12 +5,12 @@ result files whose mean ± std is worked out by hand."""
 import json
 
 import pytest
+from cli_errors import one_line_error
 from PIL import Image
 
-from chronotasks.cli import main
-from cli_errors import one_line_error
-from chronotasks.data.loading import load_task_docs
 from chronotasks.benchmarks.tabvlm.schema import PERIODS, TASK_TYPES
+from chronotasks.cli import main
+from chronotasks.data.loading import load_task_docs
 from chronotasks.tasks.tabvlm import utils
 
 
@@ -38,7 +38,7 @@ def test_prompts_follow_appendix_b_and_show_no_metadata(docs):
     for doc in docs.values():
         plain = utils.doc_to_text(doc, {"metadata": False})
         assert "Catalog metadata" not in plain and doc["object_types"][0] not in plain.replace(doc["question"], "")
-        if doc["question_type"] != "style_period_attribution":   # the style options are periods by design
+        if doc["question_type"] != "style_period_attribution":  # the style options are periods by design
             assert not any(p in plain for p in PERIODS)
 
 
@@ -46,8 +46,9 @@ def test_metadata_variant_appends_object_type_and_material_only(docs):
     doc = docs["odd_one_out_period"]
     text = utils.doc_to_text(doc, {"metadata": True})
     tail = text.split("Catalog metadata:\n", 1)[1]
-    assert tail.splitlines() == [f"- Artifact {ch}: object type: {o}; main material: {m}"
-                                 for ch, o, m in zip("ABCD", doc["object_types"], doc["main_materials"])]
+    assert tail.splitlines() == [
+        f"- Artifact {ch}: object type: {o}; main material: {m}" for ch, o, m in zip("ABCD", doc["object_types"], doc["main_materials"])
+    ]
     for doc in docs.values():
         assert not any(p in utils.doc_to_text(doc, {"metadata": True}).split("Catalog metadata:")[1] for p in PERIODS)
 
@@ -68,12 +69,21 @@ def test_chat_messages_interleave_every_image_in_order(docs):
 
 def _results_file(path, accs, extra=None, model="qwen2_5_vl", model_args="", parse_failures=None, n=100):
     shorts = ("style_period", "sequence", "technique", "material", "grouping", "odd_one_out")
-    results = {f"tabvlm_{short}": {"accuracy,none": a, "parse_failure,none": (parse_failures or [0.0] * 6)[i]}
-               for i, (short, a) in enumerate(zip(shorts, accs))}
+    results = {
+        f"tabvlm_{short}": {"accuracy,none": a, "parse_failure,none": (parse_failures or [0.0] * 6)[i]}
+        for i, (short, a) in enumerate(zip(shorts, accs))
+    }
     for task, values in (extra or {}).items():
         results[task].update(values)
-    path.write_text(json.dumps({"results": results, "config": {"model": model, "model_args": model_args},
-                                "n-samples": {t: {"original": n, "effective": n} for t in results}}))
+    path.write_text(
+        json.dumps(
+            {
+                "results": results,
+                "config": {"model": model, "model_args": model_args},
+                "n-samples": {t: {"original": n, "effective": n} for t in results},
+            }
+        )
+    )
     return path
 
 
@@ -83,12 +93,13 @@ def test_report_mean_std_over_runs_by_hand(tmp_path, capsys):
     a = _results_file(tmp_path / "a_results.json", [0.6, 0.3, 0.5, 0.9, 0.3, 0.5], {"tabvlm_sequence": {"kendall_tau,none": 0.5}})
     b = _results_file(tmp_path / "b_results.json", [0.5, 0.1, 0.4, 0.8, 0.2, 0.3], {"tabvlm_sequence": {"kendall_tau,none": 0.3}})
     csv_path = tmp_path / "table.csv"
-    assert main(["report", "tabvlm", str(a), str(b), "--label", "Qwen2.5-VL-7B", "--label", "Qwen2.5-VL-7B",
-                 "--csv", str(csv_path)]) == 0
+    assert main(["report", "tabvlm", str(a), str(b), "--label", "Qwen2.5-VL-7B", "--label", "Qwen2.5-VL-7B", "--csv", str(csv_path)]) == 0
     printed = capsys.readouterr().out
-    assert ("| Qwen2.5-VL-7B | visual | 2 | 45.0 ± 9.4 (n=600) | 55.0 ± 7.1 (n=100) | 20.0 ± 14.1 (n=100) | 45.0 ± 7.1 (n=100) | "
-            "85.0 ± 7.1 (n=100) | 25.0 ± 7.1 (n=100) | 40.0 ± 14.1 (n=100) | 0.0 (0/1200) |") in printed   # parse fail: 0 of 2 x 600
-    assert "0.400 ± 0.141 (n=100)" in printed                       # Kendall τ: mean 0.4, std 0.2/sqrt 2
+    assert (
+        "| Qwen2.5-VL-7B | visual | 2 | 45.0 ± 9.4 (n=600) | 55.0 ± 7.1 (n=100) | 20.0 ± 14.1 (n=100) | 45.0 ± 7.1 (n=100) | "
+        "85.0 ± 7.1 (n=100) | 25.0 ± 7.1 (n=100) | 40.0 ± 14.1 (n=100) | 0.0 (0/1200) |"
+    ) in printed  # parse fail: 0 of 2 x 600
+    assert "0.400 ± 0.141 (n=100)" in printed  # Kendall τ: mean 0.4, std 0.2/sqrt 2
     assert "visual+metadata" not in printed
     rows = csv_path.read_text().splitlines()
     header, row = rows[0].split(","), rows[1].split(",")
@@ -118,15 +129,18 @@ def test_report_rejects_files_without_tabvlm_results(tmp_path, capsys):
 def test_report_per_period_table_and_plot_by_hand(tmp_path, capsys):
     # Classical: 0.5 and 0.7 -> 60.0 ± 14.1 (|50-70|/sqrt 2); Prehistoric only in run 1 -> 100.0 ± n/a (one value
     # has no spread); others absent.
-    _results_file(tmp_path / "a_results.json", [0.6] * 6, {"tabvlm_style_period": {"period_acc_classical,none": 0.5,
-                                                                                    "period_acc_prehistoric,none": 1.0}})
+    _results_file(
+        tmp_path / "a_results.json",
+        [0.6] * 6,
+        {"tabvlm_style_period": {"period_acc_classical,none": 0.5, "period_acc_prehistoric,none": 1.0}},
+    )
     _results_file(tmp_path / "b_results.json", [0.4] * 6, {"tabvlm_style_period": {"period_acc_classical,none": 0.7}})
     png = tmp_path / "plots" / "periods.png"
     assert main(["report", "tabvlm", str(tmp_path), "--plot", str(png)]) == 0
     printed = capsys.readouterr().out
     header, _, row = printed.split("Table 9):\n\n", 1)[1].splitlines()[:3]
     assert header.startswith("| Model | Variant | Runs | Prehistoric Period | Bronze Age | Iron Age | Classical Period |")
-    assert row == "| qwen2_5_vl | visual | 2 | 100.0 ± n/a (n=?) | – | – | 60.0 ± 14.1 (n=?) | – | – | – | – |"   # n: no samples
+    assert row == "| qwen2_5_vl | visual | 2 | 100.0 ± n/a (n=?) | – | – | 60.0 ± 14.1 (n=?) | – | – | – | – |"  # n: no samples
     assert png.read_bytes().startswith(b"\x89PNG") and png.stat().st_size > 1000
 
 
@@ -135,18 +149,26 @@ def test_report_never_merges_two_models(tmp_path, capsys):
     row. Runs are grouped by model and model_args: two models are two rows; a model's runs are repeats."""
     (tmp_path / "out").mkdir(), (tmp_path / "out_const").mkdir()
     _results_file(tmp_path / "out" / "a_results.json", [0.2] * 6, model="chrono_random")
-    _results_file(tmp_path / "out_const" / "b_results.json", [0.0] * 6, model="chrono_constant", model_args="answer=A",
-                  parse_failures=[1.0, 1.0, 0.0, 0.0, 0.0, 0.0])
+    _results_file(
+        tmp_path / "out_const" / "b_results.json",
+        [0.0] * 6,
+        model="chrono_constant",
+        model_args="answer=A",
+        parse_failures=[1.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+    )
     _results_file(tmp_path / "out_const" / "c_results.json", [0.1] * 6, model="chrono_constant", model_args="answer=B")
     assert main(["report", "tabvlm", str(tmp_path / "out"), str(tmp_path / "out_const")]) == 0
     table1 = capsys.readouterr().out.split("Table 1", 1)[1].split("\n\n", 2)[1].splitlines()[2:]
     assert [line.split(" | ")[:4] for line in table1] == [
         ["| chrono_random", "visual", "1", "20.0 ± n/a (n=600)"],
         ["| ⚠ chrono_constant (answer=A)", "visual", "1", "0.0 ± n/a (n=600)"],
-        ["| chrono_constant (answer=B)", "visual", "1", "10.0 ± n/a (n=600)"]]
+        ["| chrono_constant (answer=B)", "visual", "1", "10.0 ± n/a (n=600)"],
+    ]
     # answer=A: two tasks with every reply unreadable are failed tasks, named in the row
-    assert table1[1].endswith("| 33.3 (200/600) | FAILED: tabvlm_style_period: unreadable replies 100% (100/100); "
-                              "tabvlm_sequence: unreadable replies 100% (100/100) |")
+    assert table1[1].endswith(
+        "| 33.3 (200/600) | FAILED: tabvlm_style_period: unreadable replies 100% (100/100); "
+        "tabvlm_sequence: unreadable replies 100% (100/100) |"
+    )
     assert table1[0].endswith("| 0.0 (0/600) | ok |")
 
 

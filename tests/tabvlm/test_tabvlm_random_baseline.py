@@ -15,16 +15,22 @@ import math
 import pytest
 from lmms_eval.api.instance import Instance
 
-from chronotasks.data.answer_space import AnswerSpace
-from chronotasks.data.loading import load_task_docs
 from chronotasks.benchmarks.tabvlm.report import build_tables
 from chronotasks.benchmarks.tabvlm.schema import PERIOD_KEYS, TASK_TYPES
+from chronotasks.data.answer_space import AnswerSpace
+from chronotasks.data.loading import load_task_docs
+from chronotasks.model_shims.baselines import RandomBaseline
 from chronotasks.scoring.ordering import accepted_orders
 from chronotasks.tasks.tabvlm import utils
-from chronotasks.model_shims.baselines import RandomBaseline
 
-PAPER_RANDOM = {"tabvlm_style_period": 25.0, "tabvlm_sequence": 4.2, "tabvlm_technique": 6.25, "tabvlm_material": 6.25,
-                "tabvlm_grouping": 10.0, "tabvlm_odd_one_out": 25.0}
+PAPER_RANDOM = {
+    "tabvlm_style_period": 25.0,
+    "tabvlm_sequence": 4.2,
+    "tabvlm_technique": 6.25,
+    "tabvlm_material": 6.25,
+    "tabvlm_grouping": 10.0,
+    "tabvlm_odd_one_out": 25.0,
+}
 
 
 def _all_answers(space: AnswerSpace):
@@ -59,7 +65,7 @@ def test_expected_accuracy_of_a_uniform_guess_is_the_papers_random_row(demo_docs
             scores = [utils.process_results(doc, [space.format(a)]) for a in answers]
             assert all(s["parse_failure"] == 0.0 for s in scores)
             per_doc.append(sum(s["accuracy"] for s in scores) / len(scores))
-            if task == "tabvlm_sequence":   # tie-aware: every order consistent with the periods counts
+            if task == "tabvlm_sequence":  # tie-aware: every order consistent with the periods counts
                 tie_aware = sum(s["exact_tie_aware"] for s in scores) / len(scores)
                 assert tie_aware == pytest.approx(accepted_orders(doc["period_ranks"]) / 24)
         expected[task] = 100 * sum(per_doc) / len(per_doc)
@@ -80,8 +86,9 @@ def test_random_shim_draws_match_the_random_row_statistically(demo_docs):
         for seed in seeds:
             model.seed = seed
             for doc_id, doc in enumerate(docs):
-                request = Instance("generate_until", ("ctx", {}, None, doc_id, task, "test"), 0,
-                                   metadata={"task": task, "doc_id": doc_id, "repeats": 0})
+                request = Instance(
+                    "generate_until", ("ctx", {}, None, doc_id, task, "test"), 0, metadata={"task": task, "doc_id": doc_id, "repeats": 0}
+                )
                 result = utils.process_results(doc, [model.answer(request, doc)])
                 assert result["parse_failure"] == 0.0
                 hits += result["accuracy"]
@@ -111,11 +118,13 @@ def test_lmms_eval_random_run_on_demo_prints_six_scores_and_overall(lmms_eval_ru
     path.write_text(json.dumps(data))
     markdown, csv_text = build_tables([path])
     overall = 100 * results["tabvlm_chrono"]["accuracy,none"]
-    n = sum(len(demo_docs[t.task]) for t in TASK_TYPES)                              # the six tasks' questions
-    assert f"| chrono_random (seed=0) | visual | 1 | {overall:.1f} ± n/a (n={n}) |" in markdown       # one run: no spread
+    n = sum(len(demo_docs[t.task]) for t in TASK_TYPES)  # the six tasks' questions
+    assert f"| chrono_random (seed=0) | visual | 1 | {overall:.1f} ± n/a (n={n}) |" in markdown  # one run: no spread
     assert "visual+metadata" in markdown and csv_text.splitlines()[1].startswith("chrono_random (seed=0),visual,1,")
     style = results["tabvlm_style_period"]
     # without the --log_samples file the questions of a period are not known: n=?; a period without questions is NaN
-    periods = [f"{100 * style[f'period_acc_{k},none']:.1f} ± n/a (n=?)" if not math.isnan(style[f"period_acc_{k},none"]) else "–"
-               for k in PERIOD_KEYS]
+    periods = [
+        f"{100 * style[f'period_acc_{k},none']:.1f} ± n/a (n=?)" if not math.isnan(style[f"period_acc_{k},none"]) else "–"
+        for k in PERIOD_KEYS
+    ]
     assert f"| chrono_random (seed=0) | visual | 1 | {' | '.join(periods)} |" in markdown.split("per period")[1]

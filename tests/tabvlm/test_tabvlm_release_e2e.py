@@ -44,17 +44,18 @@ def test_random_baseline_group_figures_match_a_hand_count(unequal_data, lmms_eva
     for task, rows in samples.items():
         # clean numbered replies: the two readings agree on every sample
         assert all(r["accuracy_release"] == r["accuracy"] and r["parse_failure"] == 0.0 for r in rows), task
-        assert all(r["filtered_resps"].replace(",", "").replace(" ", "").isdigit() or r["filtered_resps"] == "None"
-                   for r in rows), task                                     # chrono_random answers in numbers
+        assert all(r["filtered_resps"].replace(",", "").replace(" ", "").isdigit() or r["filtered_resps"] == "None" for r in rows), (
+            task
+        )  # chrono_random answers in numbers
         assert results[task]["accuracy_release,none"] == pytest.approx(sum(r["accuracy"] for r in rows) / len(rows))
     correct = sum(r["accuracy"] for rows in samples.values() for r in rows)
     group = results["tabvlm_chrono_release"]
     assert sum(SIZES.values()) == 116
     # weighted by the number of questions (the unweighted mean of the six would differ with these sizes)
-    assert group["accuracy,none"] == pytest.approx(correct / 116)             # share of all questions answered right
+    assert group["accuracy,none"] == pytest.approx(correct / 116)  # share of all questions answered right
     assert group["accuracy_release,none"] == pytest.approx(correct / 116)
     unweighted = sum(results[task]["accuracy,none"] for task in TASKS) / 6
-    assert abs(unweighted - correct / 116) > 0.005        # so the check above tells the two weightings apart
+    assert abs(unweighted - correct / 116) > 0.005  # so the check above tells the two weightings apart
     assert group["dropped_release,none"] == 0.0 and group["parse_failure,none"] == 0.0
 
 
@@ -63,15 +64,21 @@ def test_a_hedging_model_is_read_differently(unequal_data, lmms_eval_runner, tmp
     """Every reply is "1 or 3". A careful grader reads no answer; the release reads option 1 where one
     number is asked (style-period, odd-one-out), the set {1, 3} for technique and material, and
     nothing for the sequence and the grouping (fewer digits than they need)."""
-    results, samples = _run(lmms_eval_runner, unequal_data, tmp_path / "hedge", "--model", "chrono_constant",
-                            "--model_args", "answer=1 or 3")
+    results, samples = _run(
+        lmms_eval_runner, unequal_data, tmp_path / "hedge", "--model", "chrono_constant", "--model_args", "answer=1 or 3"
+    )
     # the gold answers as logged (doc_to_target: "C", "A, C", "B, D, A, C")
-    expected = {"tabvlm_style_period_release": lambda gold: gold == "A", "tabvlm_odd_one_out_release": lambda gold: gold == "A",
-                "tabvlm_technique_release": lambda gold: gold == "A, C", "tabvlm_material_release": lambda gold: gold == "A, C",
-                "tabvlm_sequence_release": lambda gold: False, "tabvlm_grouping_release": lambda gold: False}
+    expected = {
+        "tabvlm_style_period_release": lambda gold: gold == "A",
+        "tabvlm_odd_one_out_release": lambda gold: gold == "A",
+        "tabvlm_technique_release": lambda gold: gold == "A, C",
+        "tabvlm_material_release": lambda gold: gold == "A, C",
+        "tabvlm_sequence_release": lambda gold: False,
+        "tabvlm_grouping_release": lambda gold: False,
+    }
     answered_right = 0
     for task, rows in samples.items():
-        right = sum(expected[task](r["target"]) for r in rows)       # counted from the gold answers
+        right = sum(expected[task](r["target"]) for r in rows)  # counted from the gold answers
         answered_right += right
         assert results[task]["accuracy_release,none"] == pytest.approx(right / len(rows)), task
         # every reply unreadable to us: a failed task (NaN, docs/architecture.md, "Failures"), not a score of 0

@@ -26,15 +26,29 @@ from chronotasks.benchmarks.tempviz import judges, judging  # noqa: E402
 from chronotasks.benchmarks.tempviz.judges import JudgeConfig, judge_batch, judge_image  # noqa: E402
 from chronotasks.tasks.tempviz import utils  # noqa: E402
 
-SUBJECTS = ["an Aardvark that is one month old", "a koala that is 36 years old", "a red fox in europe in january",
-            "a lake in europe in july", "the berlin wall before 1989", "a map of africa in 1914", "an alpaca that is 10 years old",
-            "a baroque artwork", "a city in the evening", "a forest in europe in october"]
+SUBJECTS = [
+    "an Aardvark that is one month old",
+    "a koala that is 36 years old",
+    "a red fox in europe in january",
+    "a lake in europe in july",
+    "the berlin wall before 1989",
+    "a map of africa in 1914",
+    "an alpaca that is 10 years old",
+    "a baroque artwork",
+    "a city in the evening",
+    "a forest in europe in october",
+]
 
 
 def _doc(n: int) -> dict:
     subject = SUBJECTS[n % len(SUBJECTS)]
-    return {"id": f"Animals-{n}", "category": "Animals", "prompt": f"Create a photorealistic image of {subject}.",
-            "prompt_body": f"a photorealistic image of {subject}.", "temporal_cue": subject.split(" ", 3)[-1]}
+    return {
+        "id": f"Animals-{n}",
+        "category": "Animals",
+        "prompt": f"Create a photorealistic image of {subject}.",
+        "prompt_body": f"a photorealistic image of {subject}.",
+        "temporal_cue": subject.split(" ", 3)[-1],
+    }
 
 
 @pytest.fixture(scope="module")
@@ -108,16 +122,23 @@ def test_a_batch_of_images_of_different_sizes_is_judged_as_one_at_a_time(models,
         path = tmp_path / f"{w}x{h}.png"
         Image.open(generated[n][0]).resize((w, h)).save(path)
         pairs.append((str(path), generated[n][1]))
-    config = JudgeConfig.from_mapping({"judge": "clipscore", "judge_model": str(models["clip"]), "judge_threshold": "0",
-                                       "judge_batch_size": "4", "judge_device": "cpu"})
+    config = JudgeConfig.from_mapping(
+        {"judge": "clipscore", "judge_model": str(models["clip"]), "judge_threshold": "0", "judge_batch_size": "4", "judge_device": "cpu"}
+    )
     scores = [v["score"] for v in judge_batch(pairs, config)]
     assert scores == pytest.approx([judge_image(path, doc, config)["score"] for path, doc in pairs], abs=1e-5)
     assert len(set(np.round(scores, 4))) == 4  # four different images, four different scores
 
 
 def test_aggregation_judges_each_image_once_and_a_rerun_none(models, generated, tmp_path):
-    settings = {"judge": "clipscore", "judge_model": str(models["clip"]), "judge_threshold": "0.0", "judge_batch_size": "8",
-                "judge_device": "cpu", "judge_cache_dir": str(tmp_path / "cache")}
+    settings = {
+        "judge": "clipscore",
+        "judge_model": str(models["clip"]),
+        "judge_threshold": "0.0",
+        "judge_batch_size": "8",
+        "judge_device": "cpu",
+        "judge_cache_dir": str(tmp_path / "cache"),
+    }
     replies = [_reply(path, **settings) for path, _ in generated] + ["not json", _reply(str(tmp_path / "deleted.png"), **settings)]
     docs = [doc for _, doc in generated] + [_doc(36), _doc(37)]
 
@@ -153,8 +174,13 @@ def test_failed_api_judgement_is_counted_and_the_run_goes_on(generated, tmp_path
             raise ConnectionError("server dropped the request")
         return "Yes."
 
-    settings = {"judge": "vlm_direct", "judge_model": "stub-vlm", "judge_max_retries": "1", "judge_batch_size": "4",
-                "judge_cache_dir": str(tmp_path / "cache")}
+    settings = {
+        "judge": "vlm_direct",
+        "judge_model": "stub-vlm",
+        "judge_max_retries": "1",
+        "judge_batch_size": "4",
+        "judge_cache_dir": str(tmp_path / "cache"),
+    }
     with OpenAIStub(responder=flaky) as stub:
         settings["judge_base_url"] = stub.base_url
         per_doc = [utils.process_results(doc, [_reply(path, **settings)]) for path, doc in pairs]
@@ -179,10 +205,25 @@ def test_failed_api_judgement_is_counted_and_the_run_goes_on(generated, tmp_path
         assert values["judge_failure"] == 0.0 and values["acceptance"] == 1.0
 
 
-@pytest.mark.parametrize("reply", [
-    '{"images": [null]}', '{"judge": "x"}', "1" * 5000, "[" * 100000, "[]", "null", '"a string"', '{"images": "a.png"}',
-    '{"images": []}', '{"images": [{"path": "a.png"}]}', "", None, 42, ["a.png"],
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"images": [null]}',
+        '{"judge": "x"}',
+        "1" * 5000,
+        "[" * 100000,
+        "[]",
+        "null",
+        '"a string"',
+        '{"images": "a.png"}',
+        '{"images": []}',
+        '{"images": [{"path": "a.png"}]}',
+        "",
+        None,
+        42,
+        ["a.png"],
+    ],
+)
 def test_invalid_replies_are_counted_generation_failures(reply, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the per-sample record goes to ./chrono_judge_cache (no judge_cache_dir here)
     metrics = utils.process_results(_doc(0), [reply])
@@ -197,11 +238,15 @@ def test_invalid_replies_are_counted_generation_failures(reply, tmp_path, monkey
 def test_invalid_judge_settings_in_a_valid_reply_are_counted(generated, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     path, doc = generated[0]
-    for reply in (json.dumps({"images": [path], "judge": "x"}), _reply(path, judge="no-such-judge"),
-                  json.dumps({"images": [path], "judge": {"judge_threshold": [1]}}), _reply(path, judge_batch_size="0")):
+    for reply in (
+        json.dumps({"images": [path], "judge": "x"}),
+        _reply(path, judge="no-such-judge"),
+        json.dumps({"images": [path], "judge": {"judge_threshold": [1]}}),
+        _reply(path, judge_batch_size="0"),
+    ):
         metrics = utils.process_results(doc, [reply])
         assert utils.generation_failure([metrics["generation_failure"]]) == 1.0, reply
-    assert utils.process_results(doc, []) ["acceptance"]["generation_error"]  # no reply at all
+    assert utils.process_results(doc, [])["acceptance"]["generation_error"]  # no reply at all
 
 
 def test_unreadable_image_in_a_batch_is_that_samples_generation_failure(models, generated, tmp_path):
@@ -211,8 +256,15 @@ def test_unreadable_image_in_a_batch_is_that_samples_generation_failure(models, 
     not_an_image.write_text("not an image")
     pairs = [generated[1], (str(truncated), _doc(50)), generated[2], (str(not_an_image), _doc(51)), generated[3]]
     for batch_size in ("2", "5"):  # failures last in their batch; failures between good images in one batch
-        config = JudgeConfig.from_mapping({"judge": "clipscore", "judge_model": str(models["clip"]), "judge_threshold": "0",
-                                           "judge_batch_size": batch_size, "judge_device": "cpu"})
+        config = JudgeConfig.from_mapping(
+            {
+                "judge": "clipscore",
+                "judge_model": str(models["clip"]),
+                "judge_threshold": "0",
+                "judge_batch_size": batch_size,
+                "judge_device": "cpu",
+            }
+        )
         verdicts = judge_batch(pairs, config)
         assert [v["generation_failure"] for v in verdicts] == [False, True, False, True, False]
         assert "truncated.png" in verdicts[1]["error"] and verdicts[1]["accept"] is None

@@ -18,9 +18,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from openai_stub import OpenAIStub, count_images, last_user_text  # noqa: E402
 from tempviz_tiny import build_all  # noqa: E402
 
-from chronotasks.benchmarks.tempviz.judging import judge_reply  # noqa: E402
 from chronotasks.benchmarks.tempviz import judges as t2i_judges  # noqa: E402
 from chronotasks.benchmarks.tempviz.judges import JudgeConfig, judge_image  # noqa: E402
+from chronotasks.benchmarks.tempviz.judging import judge_reply  # noqa: E402
 
 DOC = {
     "id": "Animals-0",
@@ -81,7 +81,7 @@ def test_backend_batches_seeds_per_prompt_and_caches(backend_factory, tmp_path):
     # and what is made again is made in its original batch (the sorted prompts in twos: koala + lake,
     # then fox), so it is the same image byte for byte, not a batch of one (the lake alone: see above)
     original = {path: path.read_bytes() for path in paths}
-    for lost in (paths[1], paths[0]):   # the lake (second of a batch of two), then the fox (a batch of one)
+    for lost in (paths[1], paths[0]):  # the lake (second of a batch of two), then the fox (a batch of one)
         lost.rename(lost.with_name(f".{lost.name}.999.tmp"))
         resumed = backend_factory(tmp_path / "a", batch_size=2)
         resumed._pipe = batched.pipe
@@ -93,8 +93,7 @@ def test_backend_batches_seeds_per_prompt_and_caches(backend_factory, tmp_path):
 def test_a_cache_filled_at_one_batch_size_is_not_served_at_another(backend_factory, tmp_path):
     """A batched pipeline's pixels depend on the batch: images made two at a time are not served to a
     run of batch size 1 on the same folder, which gets the bytes a fresh folder at batch size 1 gets."""
-    prompts = ["a red fox in europe in january", "a lake in europe in july", "a koala that is 36 years old",
-               "an oak tree in autumn"]
+    prompts = ["a red fox in europe in january", "a lake in europe in july", "a koala that is 36 years old", "an oak tree in autumn"]
     pairs = backend_factory(tmp_path / "shared", batch_size=2)
     pairs.generate_images(prompts)
     single = backend_factory(tmp_path / "shared", batch_size=1)
@@ -156,10 +155,15 @@ def test_batches_are_fixed_by_the_prompts_not_by_request_order(tiny, demo_root, 
     import subprocess
 
     env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    done = subprocess.run([sys.executable, "-c", SHARD_ORDER, str(tiny["sd"]), str(demo_root / "tempviz"), str(tmp_path)],
-                          env=env, capture_output=True, text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", SHARD_ORDER, str(tiny["sd"]), str(demo_root / "tempviz"), str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split()[-2:] == ["0", "20"]   # images whose bytes differ, of 20
+    assert done.stdout.split()[-2:] == ["0", "20"]  # images whose bytes differ, of 20
 
 
 def test_backend_reply_follows_generation_convention(backend_factory, tmp_path):
@@ -304,12 +308,24 @@ def test_vlm_direct_judging_prompt_3_shot_graded(image_path, tmp_path, monkeypat
                 },
             }
         )
-        assert judge_reply(other, reply) == {"acceptance": 0.0, "score": None, "judge_parse_failure": 1.0, "judge_failure": 0.0, "generation_failure": 0.0}
+        assert judge_reply(other, reply) == {
+            "acceptance": 0.0,
+            "score": None,
+            "judge_parse_failure": 1.0,
+            "judge_failure": 0.0,
+            "generation_failure": 0.0,
+        }
         other2 = dict(other, prompt=other["prompt"] + " ")
         assert judge_reply(other2, reply)["acceptance"] == 0.0  # "poor" rejects
     missing = json.dumps({"text": "", "images": [str(tmp_path / "deleted.png")]})
     assert judge_reply(DOC, missing)["generation_failure"] == 1.0
-    assert judge_reply(DOC, "not json") == {"acceptance": 0.0, "score": None, "judge_parse_failure": 0.0, "judge_failure": 0.0, "generation_failure": 1.0}
+    assert judge_reply(DOC, "not json") == {
+        "acceptance": 0.0,
+        "score": None,
+        "judge_parse_failure": 0.0,
+        "judge_failure": 0.0,
+        "generation_failure": 1.0,
+    }
 
 
 def test_decomp_vqa_threshold(image_path, tmp_path):
@@ -337,7 +353,14 @@ def test_decomp_vqa_threshold(image_path, tmp_path):
             "judge_cache_dir": str(tmp_path / "cache"),
         }
         passed = judge_image(image_path, DOC, JudgeConfig.from_mapping({**base, "judge_threshold": "0.75"}))
-        assert passed == {"accept": True, "score": 0.75, "parse_failure": False, "judge_failure": False, "generation_failure": False, "questions": 4}
+        assert passed == {
+            "accept": True,
+            "score": 0.75,
+            "parse_failure": False,
+            "judge_failure": False,
+            "generation_failure": False,
+            "questions": 4,
+        }
         assert stub.requests[0]["model"] == "stub-llm" and {r["model"] for r in stub.requests[1:]} == {"stub-vlm"}
         failed = judge_image(image_path, DOC, JudgeConfig.from_mapping({**base, "judge_threshold": "0.8"}))
         assert failed["accept"] is False and failed["score"] == 0.75

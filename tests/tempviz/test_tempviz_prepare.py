@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from chronotasks.data.loading import DataError, read_jsonl
 from chronotasks.benchmarks.tempviz.prepare import prepare
 from chronotasks.benchmarks.tempviz.records import read_category_csv
+from chronotasks.data.loading import DataError, read_jsonl
 
 
 @pytest.fixture(scope="module")

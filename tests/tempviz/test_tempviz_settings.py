@@ -38,13 +38,24 @@ def test_judge_settings_are_named_when_wrong(tiny, tmp_path, blocked):
     check_settings(JudgeConfig.from_mapping(good))
     cases = {
         "judge_model='/no/such/clip': no such folder": {**good, "judge_model": "/no/such/clip"},
-        "judge_model='nobody/no-such-model': not a local folder, and not in the Hugging Face cache": {**good, "judge_model": "nobody/no-such-model"},
+        "judge_model='nobody/no-such-model': not a local folder, and not in the Hugging Face cache": {
+            **good,
+            "judge_model": "nobody/no-such-model",
+        },
         f"judge_cache_dir='{blocked}' cannot be written": {**good, "judge_cache_dir": str(blocked)},
-        "judge_shots=3 needs judge_fewshot_file": {"judge": "vlm_direct", "judge_model": "gpt-4o", "judge_shots": "3",
-                                                   "judge_cache_dir": str(tmp_path / "cache")},
+        "judge_shots=3 needs judge_fewshot_file": {
+            "judge": "vlm_direct",
+            "judge_model": "gpt-4o",
+            "judge_shots": "3",
+            "judge_cache_dir": str(tmp_path / "cache"),
+        },
         f"judge_fewshot_file='{tmp_path / 'shots.jsonl'}': no such file": {
-            "judge": "vlm_direct", "judge_model": "gpt-4o", "judge_shots": "3", "judge_fewshot_file": str(tmp_path / "shots.jsonl"),
-            "judge_cache_dir": str(tmp_path / "cache")},
+            "judge": "vlm_direct",
+            "judge_model": "gpt-4o",
+            "judge_shots": "3",
+            "judge_fewshot_file": str(tmp_path / "shots.jsonl"),
+            "judge_cache_dir": str(tmp_path / "cache"),
+        },
         "judge 'vlm_direct' needs judge_model": {"judge": "vlm_direct", "judge_cache_dir": str(tmp_path / "cache")},
     }
     for message, settings in cases.items():
@@ -57,15 +68,17 @@ def test_judge_settings_are_named_when_wrong(tiny, tmp_path, blocked):
 
 
 def test_backend_settings_are_checked_before_the_pipeline_loads(tiny, tmp_path, blocked):
-    from chronotasks.model_shims.chrono_diffusers import DiffusersT2I, settings_problem
-
     from chronotasks.data.errors import SettingsError
+    from chronotasks.model_shims.chrono_diffusers import DiffusersT2I, settings_problem
 
     out = str(tmp_path / "out")
     assert settings_problem(str(tiny["sd"]), out, {"judge_model": str(tiny["clip"])}) is None
     assert settings_problem("/no/such/sd", out, {}) == "pretrained='/no/such/sd': no such folder"
     assert settings_problem(str(tiny["sd"]), str(blocked), {}).startswith(f"output_dir='{blocked}' cannot be written")
-    assert settings_problem(str(tiny["sd"]), out, {"judge_fewshot_file": "/no/shots.jsonl"}) == "judge_fewshot_file='/no/shots.jsonl': no such file"
+    assert (
+        settings_problem(str(tiny["sd"]), out, {"judge_fewshot_file": "/no/shots.jsonl"})
+        == "judge_fewshot_file='/no/shots.jsonl': no such file"
+    )
     # an API judge's model is the server's name, not a hub id to look up
     assert settings_problem(str(tiny["sd"]), out, {"judge_model": "Qwen/Qwen2.5-VL-7B-Instruct", "judge_base_url": "http://x/v1"}) is None
     assert "not in the Hugging Face cache" in settings_problem(str(tiny["sd"]), out, {"judge_model": "Qwen/Qwen2.5-VL-7B-Instruct"})
@@ -81,13 +94,36 @@ def test_lmms_eval_exits_1_with_one_line_before_generating(bad, tiny, demo_root,
 
     bad = bad.replace("BLOCKED", str(blocked))
     images = tmp_path / "images"
-    model_args = (f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,output_dir={images},"
-                  f"judge=clipscore,judge_model={tiny['clip']},{bad}")
-    env = {**os.environ, "CHRONOTASKS_DATA": str(demo_root), "HF_HUB_OFFLINE": "1",
-           "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])}
-    done = lmms_eval_fork.run(["--model", "chrono_diffusers", "--model_args", model_args, "--tasks", "tempviz_animals", "--limit", "2",
-                               "--include_path", TASKS_DIR, "--output_path", tmp_path / "out"], env, tmp_path, 600)
+    model_args = (
+        f"pretrained={tiny['sd']},num_inference_steps=2,height=64,width=64,output_dir={images},"
+        f"judge=clipscore,judge_model={tiny['clip']},{bad}"
+    )
+    env = {
+        **os.environ,
+        "CHRONOTASKS_DATA": str(demo_root),
+        "HF_HUB_OFFLINE": "1",
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
+    done = lmms_eval_fork.run(
+        [
+            "--model",
+            "chrono_diffusers",
+            "--model_args",
+            model_args,
+            "--tasks",
+            "tempviz_animals",
+            "--limit",
+            "2",
+            "--include_path",
+            TASKS_DIR,
+            "--output_path",
+            tmp_path / "out",
+        ],
+        env,
+        tmp_path,
+        600,
+    )
     key = bad.split("=", 1)[0]
     assert done.returncode == 1, done.stderr[-3000:]
     assert done.stderr.strip().splitlines()[-1].startswith(f"chronotasks: error: chrono_diffusers: {key}="), done.stderr[-2000:]
-    assert not list(images.rglob("*.png"))       # nothing generated
+    assert not list(images.rglob("*.png"))  # nothing generated

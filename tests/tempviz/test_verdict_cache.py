@@ -29,7 +29,7 @@ def test_an_image_replaced_with_the_same_size_and_mtime_gets_another_key(tmp_pat
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
     assert VerdictCache.key(_item(path)) != before
     (tmp_path / "copy.png").write_bytes(b"B" * 100)
-    assert VerdictCache.key(_item(tmp_path / "copy.png")) == VerdictCache.key(_item(path))   # the bytes, not the name
+    assert VerdictCache.key(_item(tmp_path / "copy.png")) == VerdictCache.key(_item(path))  # the bytes, not the name
     with pytest.raises(OSError):
         VerdictCache.key(_item(tmp_path / "missing.png"))
 
@@ -40,9 +40,9 @@ def test_damaged_lines_are_named_once_dropped_and_judged_again(tmp_path, caplog)
         cache.put(f"k{n}", {"accept": n % 2 == 0, "score": n / 10})
     cache.flush()
     lines = cache.path.read_text(encoding="utf-8").splitlines(keepends=True)
-    lines[0] = lines[0].replace('"score": 0.0', '"score": 0.9')                       # an edited value
-    lines[1] = json.dumps({"key": "k1", "verdict": {"accept": True}}) + "\n"          # unsealed
-    lines[3] = lines[3][:25]                                                          # torn by a crash
+    lines[0] = lines[0].replace('"score": 0.0', '"score": 0.9')  # an edited value
+    lines[1] = json.dumps({"key": "k1", "verdict": {"accept": True}}) + "\n"  # unsealed
+    lines[3] = lines[3][:25]  # torn by a crash
     cache.path.write_text("".join(lines), encoding="utf-8")
     caplog.set_level(logging.WARNING, logger="chronotasks")
     again = VerdictCache(tmp_path, SETTINGS)
@@ -50,7 +50,7 @@ def test_damaged_lines_are_named_once_dropped_and_judged_again(tmp_path, caplog)
     assert [r.getMessage().split()[2] for r in caplog.records if "is damaged" in r.getMessage()] == [str(cache.path)]
     assert "3 line(s)" in caplog.records[-1].getMessage()
     caplog.clear()
-    assert VerdictCache(tmp_path, SETTINGS).entries == again.entries and not caplog.records   # rewritten without them
+    assert VerdictCache(tmp_path, SETTINGS).entries == again.entries and not caplog.records  # rewritten without them
 
 
 def test_a_hub_judge_model_is_keyed_by_the_revision_its_cache_resolves_to(tmp_path, monkeypatch):

@@ -16,7 +16,7 @@ from chronotasks.data.drawing import save_scene
 from chronotasks.data.loading import write_jsonl
 
 PERIODS = ["Bronze Age", "Classical", "Medieval", "Early Modern", "Modern"]
-PERIOD_SPACE = AnswerSpace("letter", n=4)       # the records' answer spaces (the report's chance levels read them)
+PERIOD_SPACE = AnswerSpace("letter", n=4)  # the records' answer spaces (the report's chance levels read them)
 PAIR_SPACE = AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier")
 
 
@@ -28,15 +28,17 @@ def write_demo(out_dir: Path, seed: int = 0, n: int = 40) -> dict[str, int]:
         answer_index = rng.randrange(4)
         image = f"images/period_{i:03d}.png"
         save_scene(out_dir / image, rng, hue=PERIODS.index(options[answer_index]) / len(PERIODS))
-        period_records.append({
-            "id": f"demo-period-{i:03d}",
-            "images": [image],
-            "question": "Which period does this object come from?",
-            "options": options,
-            "answer": "ABCD"[answer_index],
-            "period": options[answer_index],
-            "answer_space": PERIOD_SPACE.to_json(),
-        })
+        period_records.append(
+            {
+                "id": f"demo-period-{i:03d}",
+                "images": [image],
+                "question": "Which period does this object come from?",
+                "options": options,
+                "answer": "ABCD"[answer_index],
+                "period": options[answer_index],
+                "answer_space": PERIOD_SPACE.to_json(),
+            }
+        )
     for i in range(n):
         earlier_first = rng.random() < 0.5
         earlier_gray = rng.random() < 0.8
@@ -44,13 +46,15 @@ def write_demo(out_dir: Path, seed: int = 0, n: int = 40) -> dict[str, int]:
         earlier, later = (0, 1) if earlier_first else (1, 0)
         save_scene(out_dir / paths[earlier], rng, saturation=0.0 if earlier_gray else 0.7)
         save_scene(out_dir / paths[later], rng, saturation=0.7 if earlier_gray else 0.0)
-        pair_records.append({
-            "id": f"demo-pair-{i:03d}",
-            "images": paths,
-            "answer": "1" if earlier_first else "2",
-            "earlier_is_gray": earlier_gray,
-            "answer_space": PAIR_SPACE.to_json(),
-        })
+        pair_records.append(
+            {
+                "id": f"demo-pair-{i:03d}",
+                "images": paths,
+                "answer": "1" if earlier_first else "2",
+                "earlier_is_gray": earlier_gray,
+                "answer_space": PAIR_SPACE.to_json(),
+            }
+        )
     write_jsonl(out_dir / "period.jsonl", period_records)
     write_jsonl(out_dir / "pair.jsonl", pair_records)
     return {"period.jsonl": len(period_records), "pair.jsonl": len(pair_records)}

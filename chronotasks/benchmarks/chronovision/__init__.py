@@ -16,7 +16,7 @@ ARTIFACT_CATEGORIES = ("carving", "jade", "china", "coin", "fan", "lacquerware")
 SPEED_CATEGORIES = ("sports", "politics", "electronics", "emergency", "diversity")
 YEAR_RANGE = (1946, 2025)
 
-LOC_SPACE = AnswerSpace("letter", n=5)                                  # the five dynasties, shuffled per record
+LOC_SPACE = AnswerSpace("letter", n=5)  # the five dynasties, shuffled per record
 SHORTCUT_SPACE = AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier")
 MULTIMODAL_SPACE = AnswerSpace("choice", choices=("1", "2", "3", "4"), key="answer")
 NEWS_YEAR_SPACE = AnswerSpace("year", lo=YEAR_RANGE[0], hi=YEAR_RANGE[1])

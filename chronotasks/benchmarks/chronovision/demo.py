@@ -78,8 +78,18 @@ def write_demo_release(source: Path, seed: int = 0, per_category: int = 4) -> No
         lines = []
         for i in range(1, per_category + 2):
             dynasty = rng.choice(DYNASTIES)
-            lines.append(json.dumps({"id": str(i), "image": f"E:\\CHA\\{dynasty}\\{category}\\{i}.jpg", "dynasty": dynasty,
-                                     "category": category, "label": dynasty, "name": f"demo {category} {i}"}))
+            lines.append(
+                json.dumps(
+                    {
+                        "id": str(i),
+                        "image": f"E:\\CHA\\{dynasty}\\{category}\\{i}.jpg",
+                        "dynasty": dynasty,
+                        "category": category,
+                        "label": dynasty,
+                        "name": f"demo {category} {i}",
+                    }
+                )
+            )
         (loc_dir / f"{category.lower()}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     sort_lines, sid = [], 0
     for category, n in (("Jade", 4), ("china", 4), ("Artifacts_Mixed", 5), ("Artifacts_Mixed", 5)):
@@ -89,8 +99,18 @@ def write_demo_release(source: Path, seed: int = 0, per_category: int = 4) -> No
             crafts = [category if n == 4 else rng.choice(DEMO_CHA) for _ in dynasties]
             paths = [f"E:\\CHA\\{d}\\{c}\\{100 + sid * 5 + k}.jpg" for k, (d, c) in enumerate(zip(dynasties, crafts))]
             truth = sorted(range(n), key=lambda k: DYNASTIES.index(dynasties[k]))
-            sort_lines.append(json.dumps({"id": sid, "category": category, "images": paths, "ground_truth": truth,
-                                          "dynasty_sequence": dynasties, "prompt": "(release prompt)"}))
+            sort_lines.append(
+                json.dumps(
+                    {
+                        "id": sid,
+                        "category": category,
+                        "images": paths,
+                        "ground_truth": truth,
+                        "dynasty_sequence": dynasties,
+                        "prompt": "(release prompt)",
+                    }
+                )
+            )
     (sort_dir / "sort_test_with_ans.jsonl").write_text("\n".join(sort_lines), encoding="utf-8")
     for category in SPEED_CATEGORIES:
         test, ans = {}, {}
@@ -109,11 +129,29 @@ def write_demo_release(source: Path, seed: int = 0, per_category: int = 4) -> No
         for t in range(1, per_category + 1):
             years = rng.sample(range(1950, 2025), 4)
             target = rng.randrange(4)
-            news.append({"test_id": f"test{t}", "correct_answer": target + 1, "matched_year": years[target],
-                         "news": {"year": years[target], "date": f"May 1, {years[target]}",
-                                  "description": f"A demo {category} event number {t} happens.", "source": "demo"},
-                         "images": [{"index": k + 1, "original_name": f"{y}_News{category}_{t}{k}.jpg", "new_name": f"{k + 1}.jpg",
-                                     "year": y, "is_target": k == target} for k, y in enumerate(years)]})
+            news.append(
+                {
+                    "test_id": f"test{t}",
+                    "correct_answer": target + 1,
+                    "matched_year": years[target],
+                    "news": {
+                        "year": years[target],
+                        "date": f"May 1, {years[target]}",
+                        "description": f"A demo {category} event number {t} happens.",
+                        "source": "demo",
+                    },
+                    "images": [
+                        {
+                            "index": k + 1,
+                            "original_name": f"{y}_News{category}_{t}{k}.jpg",
+                            "new_name": f"{k + 1}.jpg",
+                            "year": y,
+                            "is_target": k == target,
+                        }
+                        for k, y in enumerate(years)
+                    ],
+                }
+            )
         folder = source / "news" / category
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{category}-MMT-test-information.json").write_text(json.dumps(news, indent=4), encoding="utf-8")

@@ -15,11 +15,20 @@ from chronotasks.benchmarks.paper_tables import PaperTable
 
 PAPER = "Zhou et al., Seeing Time (ChronoVision)"
 CLOSED = ("Gemini-2.5-Pro", "GPT-5.2")
-OPEN = ("InternVL3.5-8B", "MiniCPM-V-4.5", "GLM-4.1V-9B-Thinking", "Qwen2.5-VL-7B-Instruct", "Qwen3-VL-2B-Instruct",
-        "Qwen3-VL-4B-Instruct", "Qwen3-VL-8B-Instruct", "Qwen3-VL-235B-A22B-Instruct")
+OPEN = (
+    "InternVL3.5-8B",
+    "MiniCPM-V-4.5",
+    "GLM-4.1V-9B-Thinking",
+    "Qwen2.5-VL-7B-Instruct",
+    "Qwen3-VL-2B-Instruct",
+    "Qwen3-VL-4B-Instruct",
+    "Qwen3-VL-8B-Instruct",
+    "Qwen3-VL-235B-A22B-Instruct",
+)
 
 TABLE_III = PaperTable(
-    paper=PAPER, number="III",
+    paper=PAPER,
+    number="III",
     caption="Evaluation results of VLMs on the benchmark. Artifacts (887 + 1000), Shortcut (1200), News (1028 + 1500).",
     metric="accuracies and scores (%); 50 × (1 + τ); MAE in years; Rank (1 = best)",
     scale="mixed",
@@ -39,17 +48,24 @@ TABLE_III = PaperTable(
         "Open-Source Average": (38.09, 57.68, 68.21, 83.75, 42.15, 41.60, 32.34, 4.53, 28.29, 39.09, None),
         "Total Average Performance": (38.91, 58.75, 70.89, 84.45, 47.28, 37.18, 35.53, 4.17, 36.03, 42.98, None),
     },
-    measures={"ACC_A": ("chronovision_artifacts_loc", "ACC_A"), "ACC_B": ("chronovision_shortcut", "ACC_B"),
-              "ACC_1": ("chronovision_shortcut", "ACC_1"), "ACC_2": ("chronovision_shortcut", "ACC_2"),
-              "Δ_ACC": ("chronovision_shortcut", "delta_ACC"), "ACC_Y": ("chronovision_news_year", "ACC_Y"),
-              "MAE": ("chronovision_news_year", "MAE"), "ACC_M": ("chronovision_news_multimodal", "ACC_M"),
-              "Score": ("chronovision", "composite_S")},
+    measures={
+        "ACC_A": ("chronovision_artifacts_loc", "ACC_A"),
+        "ACC_B": ("chronovision_shortcut", "ACC_B"),
+        "ACC_1": ("chronovision_shortcut", "ACC_1"),
+        "ACC_2": ("chronovision_shortcut", "ACC_2"),
+        "Δ_ACC": ("chronovision_shortcut", "delta_ACC"),
+        "ACC_Y": ("chronovision_news_year", "ACC_Y"),
+        "MAE": ("chronovision_news_year", "MAE"),
+        "ACC_M": ("chronovision_news_multimodal", "ACC_M"),
+        "Score": ("chronovision", "composite_S"),
+    },
     summaries=("Closed-Source Average", "Open-Source Average", "Total Average Performance"),
 )
 
-CATEGORIES = ("Sports", "Politics", "Emergency", "Electronics", "Diversity")   # Table IV's order
+CATEGORIES = ("Sports", "Politics", "Emergency", "Electronics", "Diversity")  # Table IV's order
 TABLE_IV = PaperTable(
-    paper=PAPER, number="IV",
+    paper=PAPER,
+    number="IV",
     caption="Detailed performance on Shortcut Task with CoT.",
     metric="accuracy (%) per SPEED category, CoT prompt",
     columns=tuple(f"{c} {m}" for c in CATEGORIES for m in ("ACC_1", "ACC_2", "Δ_ACC")),
@@ -61,56 +77,84 @@ TABLE_IV = PaperTable(
         "Qwen3-8B": (66.50, 50.00, 16.50, 65.00, 49.00, 16.00, 59.50, 39.50, 20.00, 87.00, 82.00, 5.00, 77.25, 57.00, 20.25),
         "Average": (73.40, 35.80, 37.60, 74.90, 41.70, 33.20, 69.60, 37.60, 32.00, 82.70, 74.60, 8.10, 77.85, 50.70, 27.15),
     },
-    measures={f"{c} {m}": ("chronovision_shortcut_cot", f"{metric}_{c.lower()}")
-              for c in CATEGORIES for m, metric in (("ACC_1", "ACC_1"), ("ACC_2", "ACC_2"), ("Δ_ACC", "delta_ACC"))},
+    measures={
+        f"{c} {m}": ("chronovision_shortcut_cot", f"{metric}_{c.lower()}")
+        for c in CATEGORIES
+        for m, metric in (("ACC_1", "ACC_1"), ("ACC_2", "ACC_2"), ("Δ_ACC", "delta_ACC"))
+    },
     summaries=("Average",),
 )
 
 TABLE_V = PaperTable(
-    paper=PAPER, number="V",
+    paper=PAPER,
+    number="V",
     caption="Prediction accuracy under different confidence intervals (Qwen3-8B, News-Year with a 0-100 confidence).",
     metric="per confidence bin: Num (replies), exact accuracy, within 1 year, within 3 years (%)",
     scale="mixed",
     columns=("Num", "Acc", "≤1y", "≤3y"),
-    rows={"0–59": (0, None, None, None), "60–69": (2, 0.00, 0.00, 0.00), "70–79": (140, 17.14, 29.29, 51.43),
-          "80–89": (251, 24.70, 40.24, 62.95), "90–94": (281, 32.74, 48.40, 68.93), "95–99": (354, 58.19, 70.34, 81.92)},
-)   # ours: chronovision_news_year_confidence, one metric per bin and column (n_conf_*, acc_conf_*, within1_conf_*, within3_conf_*)
+    rows={
+        "0–59": (0, None, None, None),
+        "60–69": (2, 0.00, 0.00, 0.00),
+        "70–79": (140, 17.14, 29.29, 51.43),
+        "80–89": (251, 24.70, 40.24, 62.95),
+        "90–94": (281, 32.74, 48.40, 68.93),
+        "95–99": (354, 58.19, 70.34, 81.92),
+    },
+)  # ours: chronovision_news_year_confidence, one metric per bin and column (n_conf_*, acc_conf_*, within1_conf_*, within3_conf_*)
 
 TABLE_VII = PaperTable(
-    paper=PAPER, number="VII",
+    paper=PAPER,
+    number="VII",
     caption="The Δ_Acc with or without chain-of-thought.",
     metric="Δ_ACC (%) without and with the CoT prompt; Δ = with − without",
     columns=("w/o CoT", "with CoT", "Δ"),
-    rows={"InternVL3.5-8B": (65.66, 33.25, -32.41), "MiniCPM-V-4.5": (46.57, 34.25, -12.32),
-          "GLM-4.1V-9B-Thinking": (57.25, 32.67, -24.58), "Qwen2.5-VL-7B-Instruct": (42.84, 21.17, -21.67),
-          "Qwen3-VL-8B-Instruct": (30.25, 16.33, -13.92), "Total Average Performance": (48.51, 27.53, -20.98)},
+    rows={
+        "InternVL3.5-8B": (65.66, 33.25, -32.41),
+        "MiniCPM-V-4.5": (46.57, 34.25, -12.32),
+        "GLM-4.1V-9B-Thinking": (57.25, 32.67, -24.58),
+        "Qwen2.5-VL-7B-Instruct": (42.84, 21.17, -21.67),
+        "Qwen3-VL-8B-Instruct": (30.25, 16.33, -13.92),
+        "Total Average Performance": (48.51, 27.53, -20.98),
+    },
     measures={"w/o CoT": ("chronovision_shortcut", "delta_ACC"), "with CoT": ("chronovision_shortcut_cot", "delta_ACC")},
     summaries=("Total Average Performance",),
 )
 
 TABLE_VIII = PaperTable(
-    paper=PAPER, number="VIII",
+    paper=PAPER,
+    number="VIII",
     caption="Comparison between zero-shot (ZS) and retrieval-augmented settings.",
     metric="ACC_A (Dynasty) and ACC_Y (Year), %",
     columns=("Dynasty_ZS", "Dynasty_RAG", "Year_ZS", "Year_RAG"),
-    rows={"Qwen3-VL-4B": (40.14, 38.22, 32.86, 34.34), "Qwen3-VL-8B": (38.43, 32.81, 35.80, 36.96),
-          "MiniCPM-V-4.5": (44.93, 40.92, 31.53, 29.57)},
+    rows={
+        "Qwen3-VL-4B": (40.14, 38.22, 32.86, 34.34),
+        "Qwen3-VL-8B": (38.43, 32.81, 35.80, 36.96),
+        "MiniCPM-V-4.5": (44.93, 40.92, 31.53, 29.57),
+    },
     measures={"Dynasty_ZS": ("chronovision_artifacts_loc", "ACC_A"), "Year_ZS": ("chronovision_news_year", "ACC_Y")},
 )
 
 TRIVIAL_DYNASTY = PaperTable(
-    paper=PAPER, number="§VII.A (dynasty)",
+    paper=PAPER,
+    number="§VII.A (dynasty)",
     caption="Trivial constant-answer baselines: always predicting one dynasty (887 CHA images).",
     metric="ACC_A (%)",
     columns=("ACC_A",),
-    rows={"always Tang": (11.72,), "always Song": (18.49,), "always Yuan": (12.97,), "always Ming": (26.83,),
-          "always Qing": (29.99,), "10-model average": (38.91,)},
+    rows={
+        "always Tang": (11.72,),
+        "always Song": (18.49,),
+        "always Yuan": (12.97,),
+        "always Ming": (26.83,),
+        "always Qing": (29.99,),
+        "10-model average": (38.91,),
+    },
     measures={"ACC_A": ("chronovision_artifacts_loc", "ACC_A")},
     summaries=("always Tang", "always Song", "always Yuan", "always Ming", "always Qing", "10-model average"),
 )
 
 TRIVIAL_YEAR = PaperTable(
-    paper=PAPER, number="§VII.A (year)",
+    paper=PAPER,
+    number="§VII.A (year)",
     caption="Trivial constant-answer baselines: always predicting one year (all 1,028 News images).",
     metric="MAE (years)",
     scale="years",
@@ -122,5 +166,16 @@ TRIVIAL_YEAR = PaperTable(
 
 TABLES = {t.number: t for t in (TABLE_III, TABLE_IV, TABLE_V, TABLE_VII, TABLE_VIII, TRIVIAL_DYNASTY, TRIVIAL_YEAR)}
 
-__all__ = ["CATEGORIES", "CLOSED", "OPEN", "TABLES", "TABLE_III", "TABLE_IV", "TABLE_V", "TABLE_VII", "TABLE_VIII",
-           "TRIVIAL_DYNASTY", "TRIVIAL_YEAR"]
+__all__ = [
+    "CATEGORIES",
+    "CLOSED",
+    "OPEN",
+    "TABLES",
+    "TABLE_III",
+    "TABLE_IV",
+    "TABLE_V",
+    "TABLE_VII",
+    "TABLE_VIII",
+    "TRIVIAL_DYNASTY",
+    "TRIVIAL_YEAR",
+]

@@ -53,22 +53,39 @@ SHORTCUT = "chronovision_shortcut"
 NEWS_YEAR = "chronovision_news_year"
 NEWS_MULTIMODAL = "chronovision_news_multimodal"
 SHORTCUT_PROMPTS = (("plain", SHORTCUT), ("CoT", "chronovision_shortcut_cot"))
-TABLE4_CATEGORIES = ("sports", "politics", "emergency", "electronics", "diversity")   # Table IV's column order
+TABLE4_CATEGORIES = ("sports", "politics", "emergency", "electronics", "diversity")  # Table IV's column order
 SHORTCUT_METRICS = (("ACC_B", "ACC_B"), ("ACC_1", "ACC_1"), ("ACC_2", "ACC_2"), ("Δ_ACC", "delta_ACC"))
 
 # How a column is shown: (scale, decimals).
 PERCENT, TAU, PLAIN = (100, 2), (1, 3), (1, 2)
-TABLE3_FORMATS = {"ACC_A": PERCENT, "τ": TAU, "50×(1+τ)": PLAIN, "ACC_B": PERCENT, "ACC_1": PERCENT, "ACC_2": PERCENT,
-                  "Δ_ACC": PERCENT, "ACC_Y": PERCENT, "MAE": PLAIN, "ACC_M": PERCENT,
-                  "S_A": PERCENT, "S_S": PERCENT, "S_N": PERCENT, "S": PERCENT}
+TABLE3_FORMATS = {
+    "ACC_A": PERCENT,
+    "τ": TAU,
+    "50×(1+τ)": PLAIN,
+    "ACC_B": PERCENT,
+    "ACC_1": PERCENT,
+    "ACC_2": PERCENT,
+    "Δ_ACC": PERCENT,
+    "ACC_Y": PERCENT,
+    "MAE": PLAIN,
+    "ACC_M": PERCENT,
+    "S_A": PERCENT,
+    "S_S": PERCENT,
+    "S_N": PERCENT,
+    "S": PERCENT,
+}
 TABLE4_COLUMNS = tuple(f"{c.capitalize()} {title}" for c in TABLE4_CATEGORIES for title, _ in SHORTCUT_METRICS)
 LOC_COLUMNS = DYNASTIES + tuple(c.capitalize() for c in ARTIFACT_CATEGORIES)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", help="lmms-eval *_results.json files (or folders holding them), one per model run")
-    parser.add_argument("--label", action="append", default=None,
-                        help="row label, once per results file in the order found (default: model name and model_args)")
+    parser.add_argument(
+        "--label",
+        action="append",
+        default=None,
+        help="row label, once per results file in the order found (default: model name and model_args)",
+    )
     parser.add_argument("--csv", default=None, help="also write every column, one row per file, to this CSV")
     parser.add_argument("--plot", default=None, help="draw Δ_ACC per SPEED category and per-dynasty / per-category accuracy to this PNG")
 
@@ -86,17 +103,22 @@ def table3_values(run: RunResults, release: bool = False) -> dict[str, float]:
     tau = _mean_present([metric_value(run, level, "tau") for level in SORT_LEVELS])
     values = {"ACC_A": metric_value(run, LOC, "ACC_A"), "τ": tau, "50×(1+τ)": 50.0 * (1.0 + tau)}
     values.update({title: metric_value(run, SHORTCUT, metric + suffix) for title, metric in SHORTCUT_METRICS})
-    values.update(ACC_Y=metric_value(run, NEWS_YEAR, "ACC_Y" + suffix), MAE=metric_value(run, NEWS_YEAR, "MAE" + suffix),
-                  ACC_M=metric_value(run, NEWS_MULTIMODAL, "ACC_M" + suffix))
-    scores = chronovision_composite(values["ACC_A"], tau, values["ACC_B"], values["Δ_ACC"],
-                                    values["ACC_Y"], values["MAE"], values["ACC_M"])
+    values.update(
+        ACC_Y=metric_value(run, NEWS_YEAR, "ACC_Y" + suffix),
+        MAE=metric_value(run, NEWS_YEAR, "MAE" + suffix),
+        ACC_M=metric_value(run, NEWS_MULTIMODAL, "ACC_M" + suffix),
+    )
+    scores = chronovision_composite(values["ACC_A"], tau, values["ACC_B"], values["Δ_ACC"], values["ACC_Y"], values["MAE"], values["ACC_M"])
     return {**values, **scores}
 
 
 def table4_values(run: RunResults, task: str) -> dict[str, float]:
     """Shortcut metrics per SPEED category of one prompt's task (fractions), keyed by TABLE4_COLUMNS."""
-    return {f"{c.capitalize()} {title}": metric_value(run, task, f"{metric}_{c}")
-            for c in TABLE4_CATEGORIES for title, metric in SHORTCUT_METRICS}
+    return {
+        f"{c.capitalize()} {title}": metric_value(run, task, f"{metric}_{c}")
+        for c in TABLE4_CATEGORIES
+        for title, metric in SHORTCUT_METRICS
+    }
 
 
 def localization_values(run: RunResults) -> dict[str, float]:
@@ -132,23 +154,44 @@ def build_markdown(runs: list[RunResults], labels: list[str]) -> str:
         parts = (n[0], None if None in n[1:3] else n[1] + n[2], *n[3:])
         return "/".join("?" if v is None else str(v) for v in parts)
 
-    extra_header = ((["samples (loc/sort/shortcut/year/multi)"] if sizes else []) + [reporting.HEALTH_COLUMNS[m] for m in shown]
-                    + (["status"] if failures else []))
-    table3 = [[("⚠ " if failed else "") + label] + _cells(table3_values(run), TABLE3_FORMATS) + ([samples(run)] if sizes else [])
-              + [reporting.health_text(counts.get(m)) for m in shown] + ([reporting.status_text(failed)] if failures else [])
-              for run, label, (counts, failed) in zip(runs, labels, health)]
-    table4 = [[label, prompt] + _cells(table4_values(run, task), dict.fromkeys(TABLE4_COLUMNS, PERCENT))
-              for run, label in zip(runs, labels) for prompt, task in SHORTCUT_PROMPTS if has_task(run, task)]
-    loc = [[label] + _cells(localization_values(run), dict.fromkeys(LOC_COLUMNS, PERCENT))
-           for run, label in zip(runs, labels) if has_task(run, LOC)]
-    parts = ["Table III (accuracies and scores %, τ in [−1, 1], MAE in years; S = (S_A + S_S + S_N) / 3):", "",
-             markdown_table(["Model", *TABLE3_FORMATS, *extra_header], table3)]
+    extra_header = (
+        (["samples (loc/sort/shortcut/year/multi)"] if sizes else [])
+        + [reporting.HEALTH_COLUMNS[m] for m in shown]
+        + (["status"] if failures else [])
+    )
+    table3 = [
+        [("⚠ " if failed else "") + label]
+        + _cells(table3_values(run), TABLE3_FORMATS)
+        + ([samples(run)] if sizes else [])
+        + [reporting.health_text(counts.get(m)) for m in shown]
+        + ([reporting.status_text(failed)] if failures else [])
+        for run, label, (counts, failed) in zip(runs, labels, health)
+    ]
+    table4 = [
+        [label, prompt] + _cells(table4_values(run, task), dict.fromkeys(TABLE4_COLUMNS, PERCENT))
+        for run, label in zip(runs, labels)
+        for prompt, task in SHORTCUT_PROMPTS
+        if has_task(run, task)
+    ]
+    loc = [
+        [label] + _cells(localization_values(run), dict.fromkeys(LOC_COLUMNS, PERCENT))
+        for run, label in zip(runs, labels)
+        if has_task(run, LOC)
+    ]
+    parts = [
+        "Table III (accuracies and scores %, τ in [−1, 1], MAE in years; S = (S_A + S_S + S_N) / 3):",
+        "",
+        markdown_table(["Model", *TABLE3_FORMATS, *extra_header], table3),
+    ]
     if table4:
-        parts += ["", "Table IV (shortcut accuracy % per SPEED category; CoT = chronovision_shortcut_cot):", "",
-                  markdown_table(["Model", "Prompt", *TABLE4_COLUMNS], table4)]
+        parts += [
+            "",
+            "Table IV (shortcut accuracy % per SPEED category; CoT = chronovision_shortcut_cot):",
+            "",
+            markdown_table(["Model", "Prompt", *TABLE4_COLUMNS], table4),
+        ]
     if loc:
-        parts += ["", "Localization accuracy % per dynasty and per artifact category:", "",
-                  markdown_table(["Model", *LOC_COLUMNS], loc)]
+        parts += ["", "Localization accuracy % per dynasty and per artifact category:", "", markdown_table(["Model", *LOC_COLUMNS], loc)]
     return "\n".join(parts)
 
 
@@ -167,22 +210,31 @@ def build_csv(runs: list[RunResults], labels: list[str]) -> str:
 
 def plot_panels(runs: list[RunResults], labels: list[str]) -> list[BarPanel]:
     """Δ_ACC per SPEED category (a series per model and prompt), accuracy per dynasty and per category (per model)."""
-    delta = {label if prompt == "plain" else f"{label} ({prompt})": [metric_value(run, task, f"delta_ACC_{c}") * 100
-                                                                     for c in TABLE4_CATEGORIES]
-             for run, label in zip(runs, labels) for prompt, task in SHORTCUT_PROMPTS if has_task(run, task)}
+    delta = {
+        label if prompt == "plain" else f"{label} ({prompt})": [metric_value(run, task, f"delta_ACC_{c}") * 100 for c in TABLE4_CATEGORIES]
+        for run, label in zip(runs, labels)
+        for prompt, task in SHORTCUT_PROMPTS
+        if has_task(run, task)
+    }
     located = [(label, localization_values(run)) for run, label in zip(runs, labels) if has_task(run, LOC)]
     categories = tuple(c.capitalize() for c in ARTIFACT_CATEGORIES)
     panels = []
     if delta:
-        panels.append(BarPanel("Shortcut Δ_ACC = ACC_1 − ACC_2 per SPEED category", [c.capitalize() for c in TABLE4_CATEGORIES],
-                               delta, "Δ_ACC (%)"))
+        panels.append(
+            BarPanel("Shortcut Δ_ACC = ACC_1 − ACC_2 per SPEED category", [c.capitalize() for c in TABLE4_CATEGORIES], delta, "Δ_ACC (%)")
+        )
     if located:
         for title, columns in (("dynasty", DYNASTIES), ("artifact category", categories)):
-            panels.append(BarPanel(f"Localization accuracy per {title}", list(columns),
-                                   {label: [values[c] * 100 for c in columns] for label, values in located}, "accuracy (%)"))
+            panels.append(
+                BarPanel(
+                    f"Localization accuracy per {title}",
+                    list(columns),
+                    {label: [values[c] * 100 for c in columns] for label, values in located},
+                    "accuracy (%)",
+                )
+            )
     if not panels:
-        raise ValueError("nothing to plot: no chronovision_shortcut(_cot) or chronovision_artifacts_loc results in "
-                         + file_names(runs))
+        raise ValueError("nothing to plot: no chronovision_shortcut(_cot) or chronovision_artifacts_loc results in " + file_names(runs))
     return panels
 
 
@@ -190,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
     runs = load_runs(args.files)
     labels = row_labels(runs, args.label)
     markdown = build_markdown(runs, labels)
-    panels = plot_panels(runs, labels) if args.plot else None   # before any output: a failure writes nothing
+    panels = plot_panels(runs, labels) if args.plot else None  # before any output: a failure writes nothing
     origins = reporting.origins_by_model({label: [run] for run, label in zip(runs, labels)})
     for line in reporting.demo_lines(origins):
         print(line + "\n")

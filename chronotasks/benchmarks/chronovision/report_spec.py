@@ -80,9 +80,7 @@ def shortcut_statistic(name: str, key: str = "ACC_B") -> Statistic:
     """ACC_B, ACC_1, ACC_2 or delta_ACC = ACC_1 − ACC_2 (scoring.shortcut) over the pairs' trials
     (``key``: the items of our reading, or "ACC_B_release" for the release scripts')."""
     if name == "delta_ACC":
-        return Statistic(
-            _shortcut_units(key), lambda t: _condition_accuracy(t, "ACC_1") - _condition_accuracy(t, "ACC_2")
-        )
+        return Statistic(_shortcut_units(key), lambda t: _condition_accuracy(t, "ACC_1") - _condition_accuracy(t, "ACC_2"))
     return Statistic(_shortcut_units(key), lambda t: _condition_accuracy(t, name))
 
 
@@ -153,9 +151,7 @@ def year_error_chance(run: RunResults) -> float:
 def composite_chance(run: RunResults) -> float:
     """S of a model at chance on every part (S is not linear in its parts: this is S of the chance values)."""
     c = CHANCE
-    return chronovision_composite(
-        c["ACC_A"], c["τ"], c["ACC_B"], c["Δ_ACC"], c["ACC_Y"], year_error_chance(run), c["ACC_M"]
-    )["S"]
+    return chronovision_composite(c["ACC_A"], c["τ"], c["ACC_B"], c["Δ_ACC"], c["ACC_Y"], year_error_chance(run), c["ACC_M"])["S"]
 
 
 def table3_row(release: bool) -> tuple[Headline, ...]:
@@ -168,9 +164,7 @@ def table3_row(release: bool) -> tuple[Headline, ...]:
     else:
         artifacts = (
             Headline("ACC_A", (LOC,), _table3("ACC_A"), mean_of("ACC_A"), chance=CHANCE["ACC_A"]),
-            Headline(
-                "τ", (INTRA, CROSS), _table3("τ"), mean_of_task_means("tau"), scale=1, digits=3, chance=CHANCE["τ"]
-            ),
+            Headline("τ", (INTRA, CROSS), _table3("τ"), mean_of_task_means("tau"), scale=1, digits=3, chance=CHANCE["τ"]),
         )
     mae = "MAE" + suffix
     return (
@@ -264,8 +258,7 @@ def tables() -> list[TableSpec]:
         TableSpec(
             "chronovision",
             "ChronoVision",
-            "Table III (accuracies and S in %, τ in [−1, 1], MAE in years; "
-            "release: the release scripts' reading of the same replies)",
+            "Table III (accuracies and S in %, τ in [−1, 1], MAE in years; release: the release scripts' reading of the same replies)",
             "Reading",
             main,
             papers=(
@@ -294,8 +287,7 @@ def tables() -> list[TableSpec]:
         TableSpec(
             "chronovision_offsets",
             "ChronoVision",
-            "Artifact localization: how far off in time (in dynasties, "
-            "Tang = 0 … Qing = 4; bias > 0: answers newer than the truth)",
+            "Artifact localization: how far off in time (in dynasties, Tang = 0 … Qing = 4; bias > 0: answers newer than the truth)",
             "Task",
             tuple((task, offset_headlines(task)) for task in loc_tasks),
             compare=False,
@@ -356,17 +348,9 @@ SYMBOLS = {
         "mean of the intra- and cross-category sorting levels)"
     ),
     "ACC_B": "shortcut accuracy (which of two news photos is earlier), both photos in colour",
-    "ACC_1": (
-        'shortcut accuracy when the earlier photo is shown grayscale ("grayscale means old" points to the right '
-        "answer)"
-    ),
-    "ACC_2": (
-        'shortcut accuracy when the later photo is shown grayscale ("grayscale means old" points to the wrong '
-        "answer)"
-    ),
-    "Δ_ACC": (
-        'ACC_1 − ACC_2: how far the model relies on "grayscale means old" (0: not at all, also its chance level)'
-    ),
+    "ACC_1": ('shortcut accuracy when the earlier photo is shown grayscale ("grayscale means old" points to the right answer)'),
+    "ACC_2": ('shortcut accuracy when the later photo is shown grayscale ("grayscale means old" points to the wrong answer)'),
+    "Δ_ACC": ('ACC_1 − ACC_2: how far the model relies on "grayscale means old" (0: not at all, also its chance level)'),
     "ACC_Y": (
         f"news-photo year estimation accuracy (exact year; chance: 1/{chance.answer_count(NEWS_YEAR_SPACE.to_json())}, "
         f"one year of {NEWS_YEAR_SPACE.lo}-{NEWS_YEAR_SPACE.hi})"
@@ -403,11 +387,7 @@ def report_spec() -> BenchmarkReport:
             ),
             PlotSpec(
                 "per_period_accuracy.png",
-                (
-                    PanelSpec(
-                        "chronovision_dynasties", "ChronoVision localization accuracy per dynasty", "accuracy (%)"
-                    ),
-                ),
+                (PanelSpec("chronovision_dynasties", "ChronoVision localization accuracy per dynasty", "accuracy (%)"),),
             ),
             PlotSpec(
                 "shortcut_delta.png",

@@ -26,17 +26,19 @@ from typing import Any
 
 from tqdm import tqdm
 
-from chronotasks.data.loading import DataError, read_jsonl
 from chronotasks.benchmarks.musebench import records
-from chronotasks.scoring.parsing import extract_json_array
+from chronotasks.data.loading import DataError, read_jsonl
 from chronotasks.prompts import render
+from chronotasks.scoring.parsing import extract_json_array
 
 SIZE_WORDS = ("尺寸", "厘米", "毫米", "公分", "规格", "开本", "高度", "长度", "宽度", "大小", "比例")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", required=True, help="the musebench data folder holding artifacts.jsonl (written by prepare)")
-    parser.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (none: template QAs only)")
+    parser.add_argument(
+        "--base-url", default=None, help="OpenAI-compatible endpoint, e.g. http://localhost:8000/v1 (none: template QAs only)"
+    )
     parser.add_argument("--model", default="gpt-4o-mini", help="generation model (paper: GPT-4o-mini)")
     parser.add_argument("--verify-model", default=None, help="verification model (paper: GPT-4o; default: --model)")
     parser.add_argument("--api-key", default=None, help="API key (default: $OPENAI_API_KEY, or none for local servers)")
@@ -82,9 +84,19 @@ def _user(text: str) -> list[dict[str, Any]]:
     return [{"role": "user", "content": text}]
 
 
-def build(data: Path, base_url: str | None = None, model: str = "gpt-4o-mini", verify_model: str | None = None,
-          api_key: str | None = None, verify: bool = True, cache_dir: Path | None = None, max_retries: int = 5,
-          timeout: float = 60, backoff: float = 1.0, limit: int | None = None) -> dict[str, Any]:
+def build(
+    data: Path,
+    base_url: str | None = None,
+    model: str = "gpt-4o-mini",
+    verify_model: str | None = None,
+    api_key: str | None = None,
+    verify: bool = True,
+    cache_dir: Path | None = None,
+    max_retries: int = 5,
+    timeout: float = 60,
+    backoff: float = 1.0,
+    limit: int | None = None,
+) -> dict[str, Any]:
     data = Path(data)
     path = data / "artifacts.jsonl"
     if not path.is_file():
@@ -123,7 +135,9 @@ def build(data: Path, base_url: str | None = None, model: str = "gpt-4o-mini", v
         if kept and checker is not None:
             qa_json = json.dumps(kept, ensure_ascii=False, indent=2)
             try:
-                verdict_reply = checker.chat(_user(render("musebench/qa_verify.j2", description=description, qa_json=qa_json)), temperature=0)
+                verdict_reply = checker.chat(
+                    _user(render("musebench/qa_verify.j2", description=description, qa_json=qa_json)), temperature=0
+                )
             except ChatError as err:
                 rejected.append({"id": artifact["id"], "stage": "verify", "reason": "api_error", "detail": str(err)[:300]})
                 continue
@@ -137,16 +151,32 @@ def build(data: Path, base_url: str | None = None, model: str = "gpt-4o-mini", v
             qas.append({"artifact_id": artifact["id"], "qtype": "descriptive", "source": "llm", **pair})
         stats["descriptive"] += len(kept)
     counts = records.write_vqa_files(data, artifacts, qas)
-    report = {"artifacts": len(artifacts), "qa_counts": dict(stats), "rejected_artifacts": len(rejected),
-              "rejected_by_reason": dict(Counter(f"{r['stage']}:{r['reason']}" for r in rejected)), "files": counts,
-              "api": {"generate": generator.stats if generator else None, "verify": checker.stats if checker else None},
-              "rejected": rejected}
+    report = {
+        "artifacts": len(artifacts),
+        "qa_counts": dict(stats),
+        "rejected_artifacts": len(rejected),
+        "rejected_by_reason": dict(Counter(f"{r['stage']}:{r['reason']}" for r in rejected)),
+        "files": counts,
+        "api": {"generate": generator.stats if generator else None, "verify": checker.stats if checker else None},
+        "rejected": rejected,
+    }
     (data / "build_qa_report.json").write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
     return report
 
 
 def run(args: argparse.Namespace) -> int:
-    report = build(Path(args.data), args.base_url, args.model, args.verify_model, args.api_key, not args.no_verify,
-                   Path(args.cache_dir) if args.cache_dir else None, args.max_retries, args.timeout, args.backoff, args.limit)
+    report = build(
+        Path(args.data),
+        args.base_url,
+        args.model,
+        args.verify_model,
+        args.api_key,
+        not args.no_verify,
+        Path(args.cache_dir) if args.cache_dir else None,
+        args.max_retries,
+        args.timeout,
+        args.backoff,
+        args.limit,
+    )
     print(json.dumps({k: v for k, v in report.items() if k != "rejected"}, ensure_ascii=False, indent=2))
     return 0

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from chronotasks.data.drawing import save_scene
 from chronotasks.benchmarks.musebench import records
 from chronotasks.benchmarks.musebench.schema import MUSEUMS
+from chronotasks.data.drawing import save_scene
 from chronotasks.scoring.chinese_periods import dynasty_of
 
 PERIODS = ["新石器时代", "商", "西周", "汉", "唐", "北宋", "元", "明·宣德", "清", "清·乾隆", "民国"]
@@ -54,9 +54,14 @@ def _artifact(rng: random.Random, museum_key: str, index: int, out_dir: Path) ->
         save_scene(out_dir / rel, rng, hue=hue + 0.02 * view, size=48)
         images.append(rel)
     artifact = {
-        "id": artifact_id, "museum": MUSEUMS[museum_key], "museum_key": museum_key, "unified_number": None,
-        "structural_desc": structural, "dynasty": dynasty_of(period),
-        "descriptive_desc": {"description": description}, "images": images,
+        "id": artifact_id,
+        "museum": MUSEUMS[museum_key],
+        "museum_key": museum_key,
+        "unified_number": None,
+        "structural_desc": structural,
+        "dynasty": dynasty_of(period),
+        "descriptive_desc": {"description": description},
+        "images": images,
     }
     qas = records.template_qas(artifact)
     qas += [{"artifact_id": artifact_id, "qtype": "descriptive", "source": "demo", "question": q, "answer": a} for q, a in phrases[:2]]

@@ -18,9 +18,10 @@ _SUFFIX = {"Zhejiang Provincial Museum": "_zhejiang", "The Palace Museum": "_pal
 DESCRIPTIVE_QA_COUNTS = {"National Palace Museum": 15882, "The Palace Museum": 3085, "Zhejiang Provincial Museum": 3298}  # Table 3
 
 TABLE_2 = PaperTable(
-    paper=PAPER, number="2",
+    paper=PAPER,
+    number="2",
     caption="Cultural VQA results on the MuseBench golden set (%). Overall is computed as a QA-count-weighted average "
-            "over the three museum subsets.",
+    "over the three museum subsets.",
     metric="Score, BERTScore, ANLS (%)",
     columns=tuple(f"{part} {m}" for part in ("Overall", *MUSEUMS) for m in ("Score", "BERT", "ANLS")),
     rows={
@@ -42,31 +43,48 @@ TABLE_2 = PaperTable(
         "InternVL3.5-2B": (28.45, 60.41, 0.96, 29.81, 61.70, 2.07, 29.77, 61.51, 1.98, 27.86, 59.89, 0.49),
         "Deepseek-VL-2-Tiny": (28.89, 61.20, 0.76, 29.44, 60.28, 1.02, 29.79, 60.60, 1.15, 28.58, 61.54, 0.62),
     },
-    measures={f"{part} {m}": ("musebench_vqa", f"{metric}{'' if part == 'Overall' else _SUFFIX[part]}")
-              for part in ("Overall", *MUSEUMS) for m, metric in (("Score", "score"), ("BERT", "bertscore"), ("ANLS", "anls"))},
+    measures={
+        f"{part} {m}": ("musebench_vqa", f"{metric}{'' if part == 'Overall' else _SUFFIX[part]}")
+        for part in ("Overall", *MUSEUMS)
+        for m, metric in (("Score", "score"), ("BERT", "bertscore"), ("ANLS", "anls"))
+    },
 )
 
 TABLE_3 = PaperTable(
-    paper=PAPER, number="3",
+    paper=PAPER,
+    number="3",
     caption="Overall performance on descriptive Cultural VQA evaluation over the MuseBench golden set (QA-count-weighted "
-            "averages across Taiwan (15,882), the Palace Museum (3,085), and Zhejiang Provincial Museum (3,298)).",
+    "averages across Taiwan (15,882), the Palace Museum (3,085), and Zhejiang Provincial Museum (3,298)).",
     metric="BERTScore, ANLS, Score (%)",
     columns=("BERT", "ANLS", "Score"),
-    rows={"Gemini-2.5-Pro": (67.64, 3.98, 35.81), "Gemini-2.5-Flash": (66.64, 3.54, 35.09), "GPT-5.1": (67.03, 2.38, 34.71),
-          "Doubao-seed-1.6": (67.49, 4.83, 36.16), "Qwen2.5VL-7B-Instruct": (64.90, 2.57, 33.74),
-          "Qwen2.5VL-72B-Instruct": (66.39, 4.87, 35.63), "Qwen3VL-235B-A22B-Instruct": (69.12, 8.88, 38.99),
-          "Qwen3VL-235B-A22B-Thinking": (67.62, 6.63, 37.12), "InternVL3-8B": (64.01, 3.09, 33.55),
-          "InternVL3.5-2B": (60.63, 1.79, 31.21), "DeepSeek-VL2-Tiny": (61.88, 1.02, 31.45)},
-    measures={"BERT": ("musebench_vqa_descriptive", "bertscore"), "ANLS": ("musebench_vqa_descriptive", "anls"),
-              "Score": ("musebench_vqa_descriptive", "score")},
+    rows={
+        "Gemini-2.5-Pro": (67.64, 3.98, 35.81),
+        "Gemini-2.5-Flash": (66.64, 3.54, 35.09),
+        "GPT-5.1": (67.03, 2.38, 34.71),
+        "Doubao-seed-1.6": (67.49, 4.83, 36.16),
+        "Qwen2.5VL-7B-Instruct": (64.90, 2.57, 33.74),
+        "Qwen2.5VL-72B-Instruct": (66.39, 4.87, 35.63),
+        "Qwen3VL-235B-A22B-Instruct": (69.12, 8.88, 38.99),
+        "Qwen3VL-235B-A22B-Thinking": (67.62, 6.63, 37.12),
+        "InternVL3-8B": (64.01, 3.09, 33.55),
+        "InternVL3.5-2B": (60.63, 1.79, 31.21),
+        "DeepSeek-VL2-Tiny": (61.88, 1.02, 31.45),
+    },
+    measures={
+        "BERT": ("musebench_vqa_descriptive", "bertscore"),
+        "ANLS": ("musebench_vqa_descriptive", "anls"),
+        "Score": ("musebench_vqa_descriptive", "score"),
+    },
 )
 
-_RETRIEVAL = tuple(f"{kind} {direction} R@{k}" for kind in ("Structural", "Descriptive") for direction in ("I2T", "T2I")
-                   for k in (1, 5, 10))
+_RETRIEVAL = tuple(
+    f"{kind} {direction} R@{k}" for kind in ("Structural", "Descriptive") for direction in ("I2T", "T2I") for k in (1, 5, 10)
+)
 TABLE_4 = PaperTable(
-    paper=PAPER, number="4",
+    paper=PAPER,
+    number="4",
     caption="Cultural retrieval performance on MuseBench in terms of R@K (%), Structural and Descriptive queries under "
-            "I2T and T2I settings.",
+    "I2T and T2I settings.",
     metric="Recall@K (%); Text dim / Image dim: embedding sizes",
     scale="mixed",
     columns=("Text dim", "Image dim", *_RETRIEVAL),
@@ -80,20 +98,31 @@ TABLE_4 = PaperTable(
         "qwen2.5-vl-embedding (1024)": (1024, 1024, 5.24, 14.53, 20.73, 5.06, 12.26, 17.30, 5.90, 15.22, 21.39, 9.09, 18.55, 24.49),
         "qwen2.5-vl-embedding (2048)": (2048, 2048, 5.48, 15.04, 21.35, 5.88, 13.68, 19.31, 5.95, 15.17, 21.45, 9.55, 19.51, 25.62),
     },
-    measures={column: (f"musebench_retrieval_{column.split()[0].lower()}_{column.split()[1].lower()}",
-                       f"recall@{column.split('@')[1]}") for column in _RETRIEVAL},
+    measures={
+        column: (f"musebench_retrieval_{column.split()[0].lower()}_{column.split()[1].lower()}", f"recall@{column.split('@')[1]}")
+        for column in _RETRIEVAL
+    },
 )
 
 TABLE_5 = PaperTable(
-    paper=PAPER, number="5",
+    paper=PAPER,
+    number="5",
     caption="Cultural VQA performance comparison across category, period, and author prediction tasks.",
     metric="category BERTScore, period and author accuracy (%)",
     columns=("Category BERT", "Period Acc", "Author Acc"),
-    rows={"Gemini-2.5-Pro": (73.13, 24.70, 15.01), "Gemini-2.5-Flash": (72.78, 24.54, 9.36), "GPT-5.1": (71.83, 27.62, 1.80),
-          "Doubao-seed-1.6-Thinking": (71.52, 15.79, 14.50), "Qwen2.5VL-7B-Instruct": (70.92, 15.67, 14.75),
-          "Qwen2.5VL-72B-Instruct": (74.18, 12.71, 16.50), "Qwen3VL-235B-A22B-Instruct": (71.64, 22.53, 25.47),
-          "Qwen3VL-235B-A22B-Thinking": (71.37, 19.19, 25.06), "InternVL3-8B": (69.94, 8.73, 5.97),
-          "InternVL3.5-2B": (71.99, 7.11, 1.82), "DeepSeek-VL2-Tiny": (72.43, 7.43, 5.78)},
+    rows={
+        "Gemini-2.5-Pro": (73.13, 24.70, 15.01),
+        "Gemini-2.5-Flash": (72.78, 24.54, 9.36),
+        "GPT-5.1": (71.83, 27.62, 1.80),
+        "Doubao-seed-1.6-Thinking": (71.52, 15.79, 14.50),
+        "Qwen2.5VL-7B-Instruct": (70.92, 15.67, 14.75),
+        "Qwen2.5VL-72B-Instruct": (74.18, 12.71, 16.50),
+        "Qwen3VL-235B-A22B-Instruct": (71.64, 22.53, 25.47),
+        "Qwen3VL-235B-A22B-Thinking": (71.37, 19.19, 25.06),
+        "InternVL3-8B": (69.94, 8.73, 5.97),
+        "InternVL3.5-2B": (71.99, 7.11, 1.82),
+        "DeepSeek-VL2-Tiny": (72.43, 7.43, 5.78),
+    },
     measures={"Period Acc": ("musebench_vqa", "period_accuracy"), "Author Acc": ("musebench_vqa", "author_accuracy")},
 )
 

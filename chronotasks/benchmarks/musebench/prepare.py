@@ -34,13 +34,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from chronotasks.benchmarks.musebench import records
+from chronotasks.benchmarks.musebench.schema import Rejected, flatten, museum_key, standardize
 from chronotasks.benchmarks.release import output_folder
 from chronotasks.data.errors import json_problem
 from chronotasks.data.image_hash import HASH_BITS, file_phash, hamming
 from chronotasks.data.loading import DataError, read_jsonl
 from chronotasks.data.writing import replace_task_files
-from chronotasks.benchmarks.musebench import records
-from chronotasks.benchmarks.musebench.schema import Rejected, flatten, museum_key, standardize
 
 # Hamming distance (of 64 bits) up to which two views are near-duplicates: re-encoded or
 # rescaled copies are 0-3 bits apart, a 5 % crop 8-9, different images >= 20 (README).
@@ -51,11 +51,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--catalog", default=None, help="folder of catalog files (*.json, *.jsonl); required: MuseBench is not public")
     parser.add_argument("--out", default=None, help="output folder (default: <data root>/musebench)")
     parser.add_argument("--museum", default=None, help="museum of records that do not say (zhejiang, palace, npm)")
-    parser.add_argument("--image-root", default=None, help="folder relative image paths are resolved against (default: the catalog file's folder)")
+    parser.add_argument(
+        "--image-root", default=None, help="folder relative image paths are resolved against (default: the catalog file's folder)"
+    )
     parser.add_argument("--crawl-year", type=int, default=datetime.date.today().year, help="year-like tokens after it drop a record")
-    parser.add_argument("--dedup-max-distance", type=int, default=DEDUP_MAX_DISTANCE, metavar="BITS",
-                        help=f"a view whose perceptual hash is at most BITS of {HASH_BITS} bits from an earlier view of the same "
-                             f"artifact is a near-duplicate and removed (default {DEDUP_MAX_DISTANCE})")
+    parser.add_argument(
+        "--dedup-max-distance",
+        type=int,
+        default=DEDUP_MAX_DISTANCE,
+        metavar="BITS",
+        help=f"a view whose perceptual hash is at most BITS of {HASH_BITS} bits from an earlier view of the same "
+        f"artifact is a near-duplicate and removed (default {DEDUP_MAX_DISTANCE})",
+    )
     parser.add_argument("--no-dedup", action="store_true", help="keep near-duplicate views (images are then not opened)")
     parser.add_argument("--force", action="store_true", help="replace prepared task files even by fewer records")
 
@@ -119,8 +126,15 @@ def _drop_near_duplicates(images: list[str], where: dict[str, Any], max_distance
     return [view for view, _ in kept], removed, unreadable
 
 
-def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Path | None = None,
-            crawl_year: int | None = None, dedup_max_distance: int | None = DEDUP_MAX_DISTANCE, force: bool = False) -> dict[str, Any]:
+def prepare(
+    catalog: Path,
+    out: Path,
+    museum: str | None = None,
+    image_root: Path | None = None,
+    crawl_year: int | None = None,
+    dedup_max_distance: int | None = DEDUP_MAX_DISTANCE,
+    force: bool = False,
+) -> dict[str, Any]:
     """Catalog folder -> task files in ``out``; returns the report. ``dedup_max_distance=None`` turns
     near-duplicate view removal off. Earlier prepared data is not replaced by fewer records unless ``force``."""
     catalog, out = Path(catalog), Path(out)
@@ -158,8 +172,14 @@ def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Pat
                 unreadable += broken
                 if len(views) < 2:
                     reason = "fewer_than_2_views_after_dedup" if removed else "fewer_than_2_readable_views"
-                    dropped.append({**where, "reason": reason, "detail": f"{len(views)} view(s) left of {len(artifact['images'])}: "
-                                    f"{len(removed)} near-duplicate(s), {len(broken)} unreadable"})
+                    dropped.append(
+                        {
+                            **where,
+                            "reason": reason,
+                            "detail": f"{len(views)} view(s) left of {len(artifact['images'])}: "
+                            f"{len(removed)} near-duplicate(s), {len(broken)} unreadable",
+                        }
+                    )
                     continue
                 artifact["images"] = views
             seen.add(record_id)
@@ -170,11 +190,19 @@ def prepare(catalog: Path, out: Path, museum: str | None = None, image_root: Pat
     # all files as a unit, and never fewer records over earlier prepared data (unless force)
     replace_task_files(out, files, source=str(catalog), force=force, allow_empty=("vqa_descriptive.jsonl",), what="prepare musebench")
     counts = {name: len(rows) for name, rows in files.items()}
-    report = {"kept": len(artifacts), "dropped": len(dropped), "dropped_by_reason": dict(Counter(d["reason"] for d in dropped)),
-              "kept_by_museum": dict(Counter(a["museum"] for a in artifacts)),
-              "dedup": None if dedup_max_distance is None else {"method": f"phash-dct-{HASH_BITS}", "max_distance": dedup_max_distance},
-              "near_duplicate_views_removed": len(near_duplicates), "unreadable_views": len(unreadable),
-              "files": counts, "dropped_records": dropped, "near_duplicates": near_duplicates, "unreadable_images": unreadable}
+    report = {
+        "kept": len(artifacts),
+        "dropped": len(dropped),
+        "dropped_by_reason": dict(Counter(d["reason"] for d in dropped)),
+        "kept_by_museum": dict(Counter(a["museum"] for a in artifacts)),
+        "dedup": None if dedup_max_distance is None else {"method": f"phash-dct-{HASH_BITS}", "max_distance": dedup_max_distance},
+        "near_duplicate_views_removed": len(near_duplicates),
+        "unreadable_views": len(unreadable),
+        "files": counts,
+        "dropped_records": dropped,
+        "near_duplicates": near_duplicates,
+        "unreadable_images": unreadable,
+    }
     (out / "prepare_report.json").write_text(json.dumps(report, ensure_ascii=False, indent=2), encoding="utf-8")
     return report
 
@@ -186,24 +214,42 @@ def _print_some(items: list[dict], out: str, line, most: int = 20) -> None:
         print(f"  ... {len(items) - most} more in {Path(out) / 'prepare_report.json'}")
 
 
-NOT_PUBLIC = ("MuseBench's data is not public, so there is no release to download: prepare it from your own museum "
-              "catalog folder with `chronotasks prepare musebench --catalog DIR` (format: Appendix A.1/A.2 of the paper; "
-              "see chronotasks/tasks/musebench/README.md), or try the tasks on synthetic data: "
-              "`chronotasks demo-data --benchmarks musebench`")
+NOT_PUBLIC = (
+    "MuseBench's data is not public, so there is no release to download: prepare it from your own museum "
+    "catalog folder with `chronotasks prepare musebench --catalog DIR` (format: Appendix A.1/A.2 of the paper; "
+    "see chronotasks/tasks/musebench/README.md), or try the tasks on synthetic data: "
+    "`chronotasks demo-data --benchmarks musebench`"
+)
 
 
 def run(args: argparse.Namespace) -> int:
     if not args.catalog:
         raise DataError(NOT_PUBLIC)
     args.out = str(output_folder(args, "musebench"))
-    report = prepare(Path(args.catalog), Path(args.out), args.museum, Path(args.image_root) if args.image_root else None, args.crawl_year,
-                     None if args.no_dedup else args.dedup_max_distance, force=args.force)
+    report = prepare(
+        Path(args.catalog),
+        Path(args.out),
+        args.museum,
+        Path(args.image_root) if args.image_root else None,
+        args.crawl_year,
+        None if args.no_dedup else args.dedup_max_distance,
+        force=args.force,
+    )
     print(f"kept {report['kept']} artifacts {report['kept_by_museum']}; dropped {report['dropped']} {report['dropped_by_reason']}")
     if report["dedup"]:
-        print(f"near-duplicate views removed: {report['near_duplicate_views_removed']} (pHash distance <= "
-              f"{report['dedup']['max_distance']} bits); unreadable views left out: {report['unreadable_views']}")
-    _print_some(report["dropped_records"], args.out, lambda d: f"dropped {d['file']} record {d['record']} (id {d['id']}): {d['reason']}: {d['detail']}")
-    _print_some(report["unreadable_images"], args.out, lambda u: f"unreadable {u['file']} record {u['record']} (id {u['id']}) "
-                f"field {u['field']!r}: {u['image']}")
+        print(
+            f"near-duplicate views removed: {report['near_duplicate_views_removed']} (pHash distance <= "
+            f"{report['dedup']['max_distance']} bits); unreadable views left out: {report['unreadable_views']}"
+        )
+    _print_some(
+        report["dropped_records"],
+        args.out,
+        lambda d: f"dropped {d['file']} record {d['record']} (id {d['id']}): {d['reason']}: {d['detail']}",
+    )
+    _print_some(
+        report["unreadable_images"],
+        args.out,
+        lambda u: f"unreadable {u['file']} record {u['record']} (id {u['id']}) field {u['field']!r}: {u['image']}",
+    )
     print(json.dumps(report["files"], indent=2))
     return 0

@@ -46,8 +46,15 @@ def template_qas(artifact: dict[str, Any]) -> list[dict[str, Any]]:
     for field in TEMPLATE_FIELDS:
         value = artifact["structural_desc"].get(field)
         if value:
-            qas.append({"artifact_id": artifact["id"], "qtype": field, "source": "template",
-                        "question": render(f"musebench/qa_{field}.j2"), "answer": value})
+            qas.append(
+                {
+                    "artifact_id": artifact["id"],
+                    "qtype": field,
+                    "source": "template",
+                    "question": render(f"musebench/qa_{field}.j2"),
+                    "answer": value,
+                }
+            )
     return qas
 
 
@@ -61,26 +68,31 @@ def vqa_records(artifacts: list[dict[str, Any]], qas: list[dict[str, Any]], desc
         if artifact is None:
             continue
         n = counters[artifact["id"]] = counters.get(artifact["id"], 0) + 1
-        records.append({
-            "id": f"{artifact['id']}-q{n:03d}" if not qa.get("id") else qa["id"],
-            "artifact_id": artifact["id"],
-            "museum": artifact["museum"],
-            "museum_key": artifact["museum_key"],
-            "images": artifact["images"],
-            "question": qa["question"],
-            "answer": qa["answer"],
-            "qtype": qa["qtype"],
-            "source": qa.get("source", "template"),
-            "dynasty": artifact.get("dynasty"),
-            "answer_space": TEXT_SPACE,
-        })
+        records.append(
+            {
+                "id": f"{artifact['id']}-q{n:03d}" if not qa.get("id") else qa["id"],
+                "artifact_id": artifact["id"],
+                "museum": artifact["museum"],
+                "museum_key": artifact["museum_key"],
+                "images": artifact["images"],
+                "question": qa["question"],
+                "answer": qa["answer"],
+                "qtype": qa["qtype"],
+                "source": qa.get("source", "template"),
+                "dynasty": artifact.get("dynasty"),
+                "answer_space": TEXT_SPACE,
+            }
+        )
     return records
 
 
 def vqa_files(artifacts: list[dict[str, Any]], qas: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """The VQA task files ({relative name: records}) of the artifacts and their question-answer pairs."""
-    return {"qa.jsonl": qas, "vqa.jsonl": vqa_records(artifacts, qas),
-            "vqa_descriptive.jsonl": vqa_records(artifacts, qas, descriptive_only=True)}
+    return {
+        "qa.jsonl": qas,
+        "vqa.jsonl": vqa_records(artifacts, qas),
+        "vqa_descriptive.jsonl": vqa_records(artifacts, qas, descriptive_only=True),
+    }
 
 
 def write_files(out_dir: Path, files: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
@@ -96,8 +108,7 @@ def write_vqa_files(out_dir: Path, artifacts: list[dict[str, Any]], qas: list[di
 
 def retrieval_files(artifacts: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """The retrieval corpora and query files ({relative name: records}) of the artifacts."""
-    files: dict[str, list[dict[str, Any]]] = {
-        "retrieval/corpus_images.jsonl": [{"id": a["id"], "images": a["images"]} for a in artifacts]}
+    files: dict[str, list[dict[str, Any]]] = {"retrieval/corpus_images.jsonl": [{"id": a["id"], "images": a["images"]} for a in artifacts]}
     for setting in SETTINGS:
         corpus_text = f"retrieval/corpus_text_{setting}.jsonl"
         texts = [{"id": a["id"], "text": artifact_text(a, setting)} for a in artifacts]
@@ -105,12 +116,34 @@ def retrieval_files(artifacts: list[dict[str, Any]]) -> dict[str, list[dict[str,
         i2t = []
         for a in artifacts:
             for k, view in enumerate(a["images"]):
-                i2t.append({"id": f"{a['id']}#v{k}", "artifact_id": a["id"], "museum": a["museum"], "museum_key": a["museum_key"],
-                            "images": [view], "view": k, "query_text": "", "corpus": corpus_text, "corpus_modality": "text",
-                            "answer_space": TEXT_SPACE})
-        t2i = [{"id": a["id"], "artifact_id": a["id"], "museum": a["museum"], "museum_key": a["museum_key"], "images": [],
-                "query_text": text["text"], "corpus": "retrieval/corpus_images.jsonl", "corpus_modality": "image",
-                "answer_space": TEXT_SPACE} for a, text in zip(artifacts, texts)]
+                i2t.append(
+                    {
+                        "id": f"{a['id']}#v{k}",
+                        "artifact_id": a["id"],
+                        "museum": a["museum"],
+                        "museum_key": a["museum_key"],
+                        "images": [view],
+                        "view": k,
+                        "query_text": "",
+                        "corpus": corpus_text,
+                        "corpus_modality": "text",
+                        "answer_space": TEXT_SPACE,
+                    }
+                )
+        t2i = [
+            {
+                "id": a["id"],
+                "artifact_id": a["id"],
+                "museum": a["museum"],
+                "museum_key": a["museum_key"],
+                "images": [],
+                "query_text": text["text"],
+                "corpus": "retrieval/corpus_images.jsonl",
+                "corpus_modality": "image",
+                "answer_space": TEXT_SPACE,
+            }
+            for a, text in zip(artifacts, texts)
+        ]
         files[f"retrieval_i2t_{setting}.jsonl"] = i2t
         files[f"retrieval_t2i_{setting}.jsonl"] = t2i
     return files

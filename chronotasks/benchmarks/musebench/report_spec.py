@@ -21,9 +21,7 @@ from chronotasks.suite_report.spec import (
 )
 
 VQA = ("musebench_vqa", "musebench_vqa_descriptive", "musebench_vqa_gray", "musebench_vqa_descriptive_gray")
-RETRIEVAL = tuple(
-    f"musebench_retrieval_{s}_{d}" for s in ("structural", "structural_nl", "descriptive") for d in ("i2t", "t2i")
-)
+RETRIEVAL = tuple(f"musebench_retrieval_{s}_{d}" for s in ("structural", "structural_nl", "descriptive") for d in ("i2t", "t2i"))
 
 
 def recall_statistic(k: int) -> Statistic:
@@ -57,9 +55,7 @@ def _bert_anls_unit(unit: Unit) -> tuple[float, ...]:
     return (*sum_count("bertscore_f1")(unit), *sum_count("anls", "anls")(unit))
 
 
-VQA_SCORE = Statistic(
-    _bert_anls_unit, lambda totals: (_ratio(totals[0], 0) + _ratio(totals[0], 2)) / 2
-)  # (BERT + ANLS) / 2
+VQA_SCORE = Statistic(_bert_anls_unit, lambda totals: (_ratio(totals[0], 0) + _ratio(totals[0], 2)) / 2)  # (BERT + ANLS) / 2
 
 
 def tables() -> list[TableSpec]:
@@ -84,9 +80,7 @@ def tables() -> list[TableSpec]:
     retrieval = tuple(
         (
             task,
-            tuple(
-                Headline(f"R@{k}", (task,), metric_point(task, f"recall@{k}"), recall_statistic(k)) for k in (1, 5, 10)
-            ),
+            tuple(Headline(f"R@{k}", (task,), metric_point(task, f"recall@{k}"), recall_statistic(k)) for k in (1, 5, 10)),
         )
         for task in RETRIEVAL
     )
@@ -109,9 +103,7 @@ def tables() -> list[TableSpec]:
             variants=("musebench_vqa_descriptive",),
         ),
     )
-    retrieval_papers = tuple(
-        PaperRows(table4, columns, variants=(task,), note=task) for task, columns in by_task.items()
-    )
+    retrieval_papers = tuple(PaperRows(table4, columns, variants=(task,), note=task) for task, columns in by_task.items())
     return [
         TableSpec(
             "musebench_vqa",
@@ -160,6 +152,4 @@ SYMBOLS = {
 
 
 def report_spec() -> BenchmarkReport:
-    return BenchmarkReport(
-        order=3, tables=tables, gray_rows=gray_rows, symbols=SYMBOLS, symbol_aliases={"R@5": "R@1", "R@10": "R@1"}
-    )
+    return BenchmarkReport(order=3, tables=tables, gray_rows=gray_rows, symbols=SYMBOLS, symbol_aliases={"R@5": "R@1", "R@10": "R@1"})

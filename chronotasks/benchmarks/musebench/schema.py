@@ -27,11 +27,24 @@ MUSEUMS = {
     "npm": "National Palace Museum",
 }
 MUSEUM_ALIASES = {
-    "zhejiang": "zhejiang", "zhejiang provincial museum": "zhejiang", "浙江省博物馆": "zhejiang", "浙博": "zhejiang",
-    "palace": "palace", "the palace museum": "palace", "palace museum": "palace", "gugong": "palace", "故宫博物院": "palace",
-    "故宫": "palace", "beijing": "palace",
-    "npm": "npm", "national palace museum": "npm", "taipei": "npm", "taiwan": "npm", "台北故宫博物院": "npm",
-    "國立故宮博物院": "npm", "台北故宫": "npm",
+    "zhejiang": "zhejiang",
+    "zhejiang provincial museum": "zhejiang",
+    "浙江省博物馆": "zhejiang",
+    "浙博": "zhejiang",
+    "palace": "palace",
+    "the palace museum": "palace",
+    "palace museum": "palace",
+    "gugong": "palace",
+    "故宫博物院": "palace",
+    "故宫": "palace",
+    "beijing": "palace",
+    "npm": "npm",
+    "national palace museum": "npm",
+    "taipei": "npm",
+    "taiwan": "npm",
+    "台北故宫博物院": "npm",
+    "國立故宮博物院": "npm",
+    "台北故宫": "npm",
 }
 # Structural fields each museum's catalog provides (Appendix A.1); "at most one missing" is
 # judged against these.

@@ -15,17 +15,49 @@ import random
 from pathlib import Path
 from typing import Any
 
-from chronotasks.data.drawing import save_scene
-from chronotasks.data.loading import write_jsonl
 from chronotasks.benchmarks.tabvlm.prepare import ImageResolver, convert_release
 from chronotasks.benchmarks.tabvlm.schema import PERIODS, TASK_TYPES
+from chronotasks.data.drawing import save_scene
+from chronotasks.data.loading import write_jsonl
 
-OBJECTS = [("Terracotta", "Terracotta"), ("Sculpture", "Stone"), ("Coin", "Silver"), ("Coin", "Copper"),
-           ("Manuscript", "Paper"), ("Pottery", "Burnt clay"), ("Decorative Art", "Bronze"), ("Textile", "Cotton")]
-MATERIALS = ["stone", "clay", "copper", "bronze", "iron", "silk", "paper", "porcelain", "glass",
-             "plastic", "acrylic", "synthetic fiber", "synthetic pigments", "aluminium"]
-TECHNIQUES = ["hand-molding", "coil technique", "lost-wax casting", "stone carving", "repoussé", "glazing",
-              "lithography", "mechanical printing", "electroplating", "injection molding"]
+OBJECTS = [
+    ("Terracotta", "Terracotta"),
+    ("Sculpture", "Stone"),
+    ("Coin", "Silver"),
+    ("Coin", "Copper"),
+    ("Manuscript", "Paper"),
+    ("Pottery", "Burnt clay"),
+    ("Decorative Art", "Bronze"),
+    ("Textile", "Cotton"),
+]
+MATERIALS = [
+    "stone",
+    "clay",
+    "copper",
+    "bronze",
+    "iron",
+    "silk",
+    "paper",
+    "porcelain",
+    "glass",
+    "plastic",
+    "acrylic",
+    "synthetic fiber",
+    "synthetic pigments",
+    "aluminium",
+]
+TECHNIQUES = [
+    "hand-molding",
+    "coil technique",
+    "lost-wax casting",
+    "stone carving",
+    "repoussé",
+    "glazing",
+    "lithography",
+    "mechanical printing",
+    "electroplating",
+    "injection molding",
+]
 URL = "https://demo.invalid/tabvlm/{}.png"
 
 
@@ -38,9 +70,17 @@ class _Pool:
         name = f"demo_artifact_{self.count:04d}"
         save_scene(self.out_dir / "images" / f"{name}.png", self.rng, hue=rank / len(PERIODS), size=48, shapes=4)
         object_type, material = self.rng.choice(OBJECTS)
-        return {"image_url": URL.format(name), "alt_image_url": None,
-                "metadata": {"title": f"Demo object {self.count}", "object_type": object_type, "main_material": material,
-                             "period": "demo", "simplified_period": PERIODS[rank]}}
+        return {
+            "image_url": URL.format(name),
+            "alt_image_url": None,
+            "metadata": {
+                "title": f"Demo object {self.count}",
+                "object_type": object_type,
+                "main_material": material,
+                "period": "demo",
+                "simplified_period": PERIODS[rank],
+            },
+        }
 
 
 def _questions(pool: _Pool, rng: random.Random, n: int) -> list[dict[str, Any]]:
@@ -49,44 +89,86 @@ def _questions(pool: _Pool, rng: random.Random, n: int) -> list[dict[str, Any]]:
         # style-period attribution: one artifact, four period options
         ranks = rng.sample(range(len(PERIODS)), 4)
         correct = rng.randrange(4)
-        questions.append({"question_id": f"demo_style_{i}", "question_type": "style_period_attribution",
-                          "question_text": "Which historical period does this artifact belong to?",
-                          "artifact": pool.artifact(ranks[correct]), "options": [PERIODS[r] for r in ranks], "correct_index": correct})
+        questions.append(
+            {
+                "question_id": f"demo_style_{i}",
+                "question_type": "style_period_attribution",
+                "question_text": "Which historical period does this artifact belong to?",
+                "artifact": pool.artifact(ranks[correct]),
+                "options": [PERIODS[r] for r in ranks],
+                "correct_index": correct,
+            }
+        )
         # chronological sequence: four artifacts, two sharing a period in ~27% of questions
         tied = rng.random() < 0.27
         ranks = sorted(rng.sample(range(len(PERIODS)), 3 if tied else 4))
         if tied:
             ranks.insert(rng.randrange(3), ranks[rng.randrange(3)])
             ranks.sort()
-        shown = rng.sample(range(4), 4)                      # shown[j] = chronological position of image j
+        shown = rng.sample(range(4), 4)  # shown[j] = chronological position of image j
         artifacts = [pool.artifact(ranks[shown[j]]) for j in range(4)]
         sequence = sorted(range(4), key=lambda j: shown[j])
-        questions.append({"question_id": f"demo_sequence_{i}", "question_type": "chronological_sequence",
-                          "question_text": "Arrange these artifacts in chronological order from oldest to newest:",
-                          "artifacts": artifacts, "options": [a["metadata"]["title"] for a in artifacts], "correct_sequence": sequence})
+        questions.append(
+            {
+                "question_id": f"demo_sequence_{i}",
+                "question_type": "chronological_sequence",
+                "question_text": "Arrange these artifacts in chronological order from oldest to newest:",
+                "artifacts": artifacts,
+                "options": [a["metadata"]["title"] for a in artifacts],
+                "correct_sequence": sequence,
+            }
+        )
         # material availability / manufacturing technique: 1-2 correct of four
-        for qtype, vocabulary, text in (("material_availability", MATERIALS, "Which of these materials would NOT have been available when this artifact was created?"),
-                                        ("manufacturing_technique", TECHNIQUES, "Which manufacturing techniques would have been available when this artifact was created?")):
+        for qtype, vocabulary, text in (
+            ("material_availability", MATERIALS, "Which of these materials would NOT have been available when this artifact was created?"),
+            (
+                "manufacturing_technique",
+                TECHNIQUES,
+                "Which manufacturing techniques would have been available when this artifact was created?",
+            ),
+        ):
             options = rng.sample(vocabulary, 4)
             chosen = sorted(rng.sample(range(4), rng.choice((1, 2, 2))))
-            questions.append({"question_id": f"demo_{qtype}_{i}", "question_type": qtype, "question_text": text,
-                              "artifact": pool.artifact(rng.randrange(len(PERIODS))), "options": options, "correct_indices": chosen})
+            questions.append(
+                {
+                    "question_id": f"demo_{qtype}_{i}",
+                    "question_type": qtype,
+                    "question_text": text,
+                    "artifact": pool.artifact(rng.randrange(len(PERIODS))),
+                    "options": options,
+                    "correct_indices": chosen,
+                }
+            )
         # period grouping: three of one period, two of two other periods
         group, other1, other2 = rng.sample(range(len(PERIODS)), 3)
         members = sorted(rng.sample(range(5), 3))
         others = iter([other1, other2])
         artifacts = [pool.artifact(group if j in members else next(others)) for j in range(5)]
-        questions.append({"question_id": f"demo_grouping_{i}", "question_type": "period_grouping",
-                          "question_text": "Which three artifacts were likely created during the same time period?",
-                          "artifacts": artifacts, "options": [a["metadata"]["title"] for a in artifacts], "correct_indices": members})
+        questions.append(
+            {
+                "question_id": f"demo_grouping_{i}",
+                "question_type": "period_grouping",
+                "question_text": "Which three artifacts were likely created during the same time period?",
+                "artifacts": artifacts,
+                "options": [a["metadata"]["title"] for a in artifacts],
+                "correct_indices": members,
+            }
+        )
         # odd one out: three of one period, one of an adjacent period
         majority = rng.randrange(len(PERIODS))
         odd_rank = majority + 1 if majority == 0 or (majority < len(PERIODS) - 1 and rng.random() < 0.5) else majority - 1
         odd = rng.randrange(4)
         artifacts = [pool.artifact(odd_rank if j == odd else majority) for j in range(4)]
-        questions.append({"question_id": f"demo_odd_{i}", "question_type": "odd_one_out_period",
-                          "question_text": "Which artifact belongs to a different time period than the others?",
-                          "artifacts": artifacts, "options": [a["metadata"]["title"] for a in artifacts], "correct_index": odd})
+        questions.append(
+            {
+                "question_id": f"demo_odd_{i}",
+                "question_type": "odd_one_out_period",
+                "question_text": "Which artifact belongs to a different time period than the others?",
+                "artifacts": artifacts,
+                "options": [a["metadata"]["title"] for a in artifacts],
+                "correct_index": odd,
+            }
+        )
     return questions
 
 

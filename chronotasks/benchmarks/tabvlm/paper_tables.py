@@ -13,14 +13,21 @@ from __future__ import annotations
 from chronotasks.benchmarks.paper_tables import PaperTable
 
 PAPER = "Ranjan et al., TAB-VLM"
-TASK_COLUMNS = ("Style-Period Attribution", "Chronological Sequence", "Manufacturing Technique", "Material Availability",
-                "Period Grouping", "Odd-One-Out Period")
+TASK_COLUMNS = (
+    "Style-Period Attribution",
+    "Chronological Sequence",
+    "Manufacturing Technique",
+    "Material Availability",
+    "Period Grouping",
+    "Odd-One-Out Period",
+)
 _TASKS = ("tabvlm_style_period", "tabvlm_sequence", "tabvlm_technique", "tabvlm_material", "tabvlm_grouping", "tabvlm_odd_one_out")
 
 TABLE_1 = PaperTable(
-    paper=PAPER, number="1",
+    paper=PAPER,
+    number="1",
     caption="Performance comparison of VLMs on TAB-VLM benchmark with 100 questions per category. All values represent "
-            "percentages (mean ± standard deviation across five runs).",
+    "percentages (mean ± standard deviation across five runs).",
     metric="exact-match accuracy (%), mean over five runs",
     columns=("Overall Accuracy", *TASK_COLUMNS),
     rows={
@@ -48,57 +55,98 @@ TABLE_1 = PaperTable(
         "InternVL3-8B": (1.5, 0.4, 0.6, 1.3, 0.3, 0.2, 0.4),
         "InternVL3-2B": (0.1, 0.5, 0.5, 0.6, 1.3, 0.1, 1.2),
     },
-    measures={"Overall Accuracy": ("tabvlm_chrono", "accuracy"),
-              **{column: (task, "accuracy") for column, task in zip(TASK_COLUMNS, _TASKS)}},
+    measures={
+        "Overall Accuracy": ("tabvlm_chrono", "accuracy"),
+        **{column: (task, "accuracy") for column, task in zip(TASK_COLUMNS, _TASKS)},
+    },
     summaries=("Random",),
 )
 
 TABLE_4 = PaperTable(
-    paper=PAPER, number="4",
+    paper=PAPER,
+    number="4",
     caption="Accuracy (%) across the factual-to-relational task spectrum.",
     metric="exact-match accuracy (%)",
-    columns=("Material Availability", "Style-Period Attribution", "Manufacturing Technique", "Odd-One-Out Period",
-             "Period Grouping", "Chronological Sequencing"),
+    columns=(
+        "Material Availability",
+        "Style-Period Attribution",
+        "Manufacturing Technique",
+        "Odd-One-Out Period",
+        "Period Grouping",
+        "Chronological Sequencing",
+    ),
     rows={"GPT-4o": (85.3, 60.3, 49.8, 45.3, 32.3, 30.7), "Qwen2.5-VL-7B": (69.0, 58.8, 41.5, 51.0, 22.0, 14.0)},
 )
 
 TABLE_7 = PaperTable(
-    paper=PAPER, number="7",
+    paper=PAPER,
+    number="7",
     caption="Exact-match vs. partial-credit metrics. Values in percent except τ and Jaccard, which are in [0, 1]. "
-            "Results are reported from a single run.",
+    "Results are reported from a single run.",
     metric="exact match (%) and partial credit (τ, F1, Jaccard in [0, 1]), one run",
     scale="mixed",
-    columns=("Chron. Exact", "Chron. τ", "Mat. Avail. Exact", "Mat. Avail. F1", "Mfg. Tech. Exact", "Mfg. Tech. F1",
-             "Period Group. Exact", "Period Group. Jaccard"),
-    rows={"GPT-4o": (30.4, 0.620, 85.6, 0.945, 48.9, 0.810, 32.3, 0.564),
-          "Qwen2.5-VL-7B": (14.0, 0.407, 69.0, 0.935, 37.6, 0.750, 21.0, 0.495)},
-    measures={"Chron. Exact": ("tabvlm_sequence", "accuracy"), "Chron. τ": ("tabvlm_sequence", "kendall_tau"),
-              "Mat. Avail. Exact": ("tabvlm_material", "accuracy"), "Mat. Avail. F1": ("tabvlm_material", "f1"),
-              "Mfg. Tech. Exact": ("tabvlm_technique", "accuracy"), "Mfg. Tech. F1": ("tabvlm_technique", "f1"),
-              "Period Group. Exact": ("tabvlm_grouping", "accuracy"), "Period Group. Jaccard": ("tabvlm_grouping", "jaccard")},
+    columns=(
+        "Chron. Exact",
+        "Chron. τ",
+        "Mat. Avail. Exact",
+        "Mat. Avail. F1",
+        "Mfg. Tech. Exact",
+        "Mfg. Tech. F1",
+        "Period Group. Exact",
+        "Period Group. Jaccard",
+    ),
+    rows={
+        "GPT-4o": (30.4, 0.620, 85.6, 0.945, 48.9, 0.810, 32.3, 0.564),
+        "Qwen2.5-VL-7B": (14.0, 0.407, 69.0, 0.935, 37.6, 0.750, 21.0, 0.495),
+    },
+    measures={
+        "Chron. Exact": ("tabvlm_sequence", "accuracy"),
+        "Chron. τ": ("tabvlm_sequence", "kendall_tau"),
+        "Mat. Avail. Exact": ("tabvlm_material", "accuracy"),
+        "Mat. Avail. F1": ("tabvlm_material", "f1"),
+        "Mfg. Tech. Exact": ("tabvlm_technique", "accuracy"),
+        "Mfg. Tech. F1": ("tabvlm_technique", "f1"),
+        "Period Group. Exact": ("tabvlm_grouping", "accuracy"),
+        "Period Group. Jaccard": ("tabvlm_grouping", "jaccard"),
+    },
 )
 
-PERIOD_ROWS = ("Classical (200 BCE – 650 AD)", "Prehistoric (Before 3300 BCE)", "Late Medieval (1200 – 1526 AD)",
-               "Bronze Age (3300 – 1800 BCE)", "Iron Age (1800 – 200 BCE)", "Early Modern (1526 – 1857 AD)",
-               "Modern India (1857 – Present)", "Early Medieval (650 – 1200 AD)")
+PERIOD_ROWS = (
+    "Classical (200 BCE – 650 AD)",
+    "Prehistoric (Before 3300 BCE)",
+    "Late Medieval (1200 – 1526 AD)",
+    "Bronze Age (3300 – 1800 BCE)",
+    "Iron Age (1800 – 200 BCE)",
+    "Early Modern (1526 – 1857 AD)",
+    "Modern India (1857 – Present)",
+    "Early Medieval (650 – 1200 AD)",
+)
 # Table 9 is printed one row per period; stored here one row per model (and the Count row), a column per period.
 TABLE_9 = PaperTable(
-    paper=PAPER, number="9",
+    paper=PAPER,
+    number="9",
     caption="Per-period accuracy (%) on Style-Period Attribution, and Pearson correlation between artifact count and accuracy.",
     metric="Style-Period Attribution accuracy (%) per gold period; Count = questions per period",
     columns=PERIOD_ROWS,
-    rows={"Count": (21, 21, 17, 13, 9, 7, 6, 6),
-          "GPT-4o": (76.9, 75.0, 61.5, 38.5, 0.0, 66.7, 66.7, 0.0),
-          "Qwen2.5-VL-7B": (57.1, 66.7, 23.5, 53.8, 22.2, 57.1, 66.7, 33.3)},
-    measures={column: ("tabvlm_style_period", f"period_acc_{key}") for column, key in zip(
-        PERIOD_ROWS, ("classical", "prehistoric", "late_medieval", "bronze_age", "iron_age", "early_modern", "modern_india",
-                      "early_medieval"))},
+    rows={
+        "Count": (21, 21, 17, 13, 9, 7, 6, 6),
+        "GPT-4o": (76.9, 75.0, 61.5, 38.5, 0.0, 66.7, 66.7, 0.0),
+        "Qwen2.5-VL-7B": (57.1, 66.7, 23.5, 53.8, 22.2, 57.1, 66.7, 33.3),
+    },
+    measures={
+        column: ("tabvlm_style_period", f"period_acc_{key}")
+        for column, key in zip(
+            PERIOD_ROWS,
+            ("classical", "prehistoric", "late_medieval", "bronze_age", "iron_age", "early_modern", "modern_india", "early_medieval"),
+        )
+    },
     summaries=("Count",),
 )
-TABLE_9_PEARSON = {"GPT-4o": (0.545, 0.162), "Qwen2.5-VL-7B": (0.172, 0.684)}   # (r, p) of count vs accuracy
+TABLE_9_PEARSON = {"GPT-4o": (0.545, 0.162), "Qwen2.5-VL-7B": (0.172, 0.684)}  # (r, p) of count vs accuracy
 
 TABLE_10 = PaperTable(
-    paper=PAPER, number="10",
+    paper=PAPER,
+    number="10",
     caption="Effect of catalog metadata (object type and material) on accuracy (%). 120-question sample (20 per task).",
     metric="accuracy (%) on 120 questions; Δ is the relative gain (%)",
     columns=("Visual-Only", "Visual+Metadata", "Δ"),
@@ -107,9 +155,10 @@ TABLE_10 = PaperTable(
 )
 
 TABLE_11 = PaperTable(
-    paper=PAPER, number="11",
+    paper=PAPER,
+    number="11",
     caption="GPT-4o accuracy on Style-Period Attribution and Material Availability for Indian artifacts (TAB-VLM) vs. a "
-            "Western-artifact pilot (84 items, Cleveland Museum of Art).",
+    "Western-artifact pilot (84 items, Cleveland Museum of Art).",
     metric="GPT-4o accuracy (%); rows are artifact sources",
     columns=("Style-Period", "Material Avail."),
     rows={"Indian (TAB-VLM)": (60.3, 85.3), "Western (Pilot)": (67.9, 97.6), "Δ": (7.6, 12.3)},

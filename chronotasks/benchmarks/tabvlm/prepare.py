@@ -34,8 +34,16 @@ from typing import Any
 
 from PIL import Image
 
-from chronotasks.benchmarks.release import (add_common_arguments, fetched_release, first_existing, listing, make_downloader,
-                                            output_folder, verify_against, where_tasks_read)
+from chronotasks.benchmarks.release import (
+    add_common_arguments,
+    fetched_release,
+    first_existing,
+    listing,
+    make_downloader,
+    output_folder,
+    verify_against,
+    where_tasks_read,
+)
 from chronotasks.benchmarks.tabvlm.schema import BY_QUESTION_TYPE, TASK_TYPES, artifacts_of, convert_question
 from chronotasks.data.fetch import Downloader, Release
 from chronotasks.data.loading import DataError, strict_decoding
@@ -49,13 +57,14 @@ RELEASE = Release(
     files={f"data/{RELEASE_FILE}": "54f0e81c79f42567b2e0edd8ebea38a150a374d6d3f47bc46665cb38e7fc5906"},
     inner="data",
 )
-PUBLISHED_COUNTS = {"total": 600, "per_type": 100}     # the paper (§3) and the release's own metadata
+PUBLISHED_COUNTS = {"total": 600, "per_type": 100}  # the paper (§3) and the release's own metadata
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_common_arguments(parser, "tabvlm", "the release JSON, the tab-vlm repository root, or its data/ folder")
-    parser.add_argument("--images", default=None, help="folder of already-downloaded images, found by file name "
-                                                       "(default: SOURCE/images when it exists)")
+    parser.add_argument(
+        "--images", default=None, help="folder of already-downloaded images, found by file name (default: SOURCE/images when it exists)"
+    )
     parser.add_argument("--no-download", action="store_true", help="never download; missing images drop their question")
 
 
@@ -68,8 +77,10 @@ def find_release(source: Path) -> list[Path]:
         return [folder / RELEASE_FILE]
     files = sorted(source.glob("*.json")) if source.is_dir() else []
     if not files:
-        raise DataError(f"--source {source}: no TAB-VLM release there. Expected {RELEASE_FILE} (in the folder or its data/ "
-                        f"folder, as in {RELEASE.home}) or release *.json files; found: {listing(source)}")
+        raise DataError(
+            f"--source {source}: no TAB-VLM release there. Expected {RELEASE_FILE} (in the folder or its data/ "
+            f"folder, as in {RELEASE.home}) or release *.json files; found: {listing(source)}"
+        )
     return files
 
 
@@ -98,8 +109,9 @@ def check_counts(questions: list[dict[str, Any]]) -> list[str]:
         notes.append(f"{len(questions)} questions (the release has {PUBLISHED_COUNTS['total']})")
     for task_type in TASK_TYPES:
         if per_type.get(task_type.question_type, 0) != PUBLISHED_COUNTS["per_type"]:
-            notes.append(f"{per_type.get(task_type.question_type, 0)} {task_type.question_type} (the release has "
-                         f"{PUBLISHED_COUNTS['per_type']})")
+            notes.append(
+                f"{per_type.get(task_type.question_type, 0)} {task_type.question_type} (the release has {PUBLISHED_COUNTS['per_type']})"
+            )
     unknown = sorted(set(per_type) - set(BY_QUESTION_TYPE))
     if unknown:
         notes.append(f"unknown question types {unknown}")
@@ -139,7 +151,7 @@ class ImageResolver:
         self.downloader = downloader or Downloader()
         self.cache: dict[tuple[str | None, str | None], tuple[str | None, str]] = {}
         self.sources: Counter = Counter()
-        self.unreachable = 0      # artifacts not downloaded because their host could not be reached
+        self.unreachable = 0  # artifacts not downloaded because their host could not be reached
 
     def _local(self, name: str) -> tuple[Path | None, str]:
         errors = []
@@ -243,8 +255,15 @@ def image_example(questions: list[dict[str, Any]]) -> str:
 IMAGES_HELP = "a folder with the release's image files, named as the last part of each artifact's image_url"
 
 
-def prepare(source: Path, out: Path, images: Path | None = None, allow_download: bool = True,
-            downloader: Downloader | None = None, force: bool = False, images_required: bool = False) -> dict[str, Any]:
+def prepare(
+    source: Path,
+    out: Path,
+    images: Path | None = None,
+    allow_download: bool = True,
+    downloader: Downloader | None = None,
+    force: bool = False,
+    images_required: bool = False,
+) -> dict[str, Any]:
     """Convert and write; returns the report (also written to OUT/prepare_report.json).
 
     Raises DataError (nothing written) when no question is left for a task type, when images
@@ -264,36 +283,55 @@ def prepare(source: Path, out: Path, images: Path | None = None, allow_download:
         "count_differences": check_counts(questions),
         "questions": len(questions),
         "kept": sum(len(rows) for rows in records.values()),
-        "per_type": {t.question_type: {"kept": len(records[t.file]), "of": total.get(t.question_type, 0), "file": t.file}
-                     for t in TASK_TYPES},
+        "per_type": {
+            t.question_type: {"kept": len(records[t.file]), "of": total.get(t.question_type, 0), "file": t.file} for t in TASK_TYPES
+        },
         "dropped": dropped,
         "image_sources": dict(resolver.sources),
     }
     if images_required and images is not None and not resolver.sources["images"]:
-        raise DataError(f"--images {images}: none of the release's images is there ({IMAGES_HELP}, e.g. "
-                        f"{image_example(questions)}); found: {listing(images)}. Nothing was written")
+        raise DataError(
+            f"--images {images}: none of the release's images is there ({IMAGES_HELP}, e.g. "
+            f"{image_example(questions)}); found: {listing(images)}. Nothing was written"
+        )
     if resolver.unreachable:
         kept = [p for p in (out / "images").iterdir() if p.is_file()] if (out / "images").is_dir() else []
-        so_far = (f"the {len(kept)} image(s) found so far are kept in {out / 'images'} and a rerun resumes from them"
-                  if kept else "no image was found or downloaded")
-        raise DataError(f"{resolver.unreachable} artifact image(s) could not be downloaded because their host could not be "
-                        f"reached (see 'no network' above); the task files were not written and {so_far}. Rerun when "
-                        f"online, or give --images DIR: {IMAGES_HELP} (e.g. {image_example(questions)})")
+        so_far = (
+            f"the {len(kept)} image(s) found so far are kept in {out / 'images'} and a rerun resumes from them"
+            if kept
+            else "no image was found or downloaded"
+        )
+        raise DataError(
+            f"{resolver.unreachable} artifact image(s) could not be downloaded because their host could not be "
+            f"reached (see 'no network' above); the task files were not written and {so_far}. Rerun when "
+            f"online, or give --images DIR: {IMAGES_HELP} (e.g. {image_example(questions)})"
+        )
     missing_types = [t.question_type for t in TASK_TYPES if total.get(t.question_type) and not records[t.file]]
     if missing_types or not report["kept"]:
-        raise DataError(f"no question kept for {', '.join(missing_types) or 'any question type'} (every image missing or "
-                        f"unreadable: {dropped[0]['reason'] if dropped else 'no questions'}); nothing was written to {out}")
-    replace_task_files(out, {t.file: records[t.file] for t in TASK_TYPES if total.get(t.question_type)}, source=str(source),
-                       force=force, what="prepare tabvlm")
+        raise DataError(
+            f"no question kept for {', '.join(missing_types) or 'any question type'} (every image missing or "
+            f"unreadable: {dropped[0]['reason'] if dropped else 'no questions'}); nothing was written to {out}"
+        )
+    replace_task_files(
+        out,
+        {t.file: records[t.file] for t in TASK_TYPES if total.get(t.question_type)},
+        source=str(source),
+        force=force,
+        what="prepare tabvlm",
+    )
     (out / "prepare_report.json").write_text(json.dumps(report, indent=2, ensure_ascii=False), encoding="utf-8")
     return report
 
 
 def format_report(report: dict[str, Any]) -> str:
-    lines = [*report.get("verified", []),
-             *(f"differs from the published counts: {note}" for note in report.get("count_differences", [])),
-             f"TAB-VLM: kept {report['kept']} of {report['questions']} questions "
-             f"({len(report['dropped'])} dropped)", "", "| question type | kept | of | task file |", "|---|---|---|---|"]
+    lines = [
+        *report.get("verified", []),
+        *(f"differs from the published counts: {note}" for note in report.get("count_differences", [])),
+        f"TAB-VLM: kept {report['kept']} of {report['questions']} questions ({len(report['dropped'])} dropped)",
+        "",
+        "| question type | kept | of | task file |",
+        "|---|---|---|---|",
+    ]
     for qtype, row in report["per_type"].items():
         lines.append(f"| {qtype} | {row['kept']} | {row['of']} | {row['file']} |")
     if report["dropped"]:
@@ -311,9 +349,9 @@ def run(args: argparse.Namespace) -> int:
         images = source / "images"
     if images is not None and not images.is_dir():
         raise DataError(f"--images {images} is not a folder")
-    report = prepare(source, out, images, allow_download=not args.no_download, downloader=downloader, force=args.force,
-                     images_required=bool(args.images))
+    report = prepare(
+        source, out, images, allow_download=not args.no_download, downloader=downloader, force=args.force, images_required=bool(args.images)
+    )
     print(format_report(report))
     print(f"\nWrote {out.resolve()}. {where_tasks_read(out, 'tabvlm')}")
     return 0
-

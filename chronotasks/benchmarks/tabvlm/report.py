@@ -32,13 +32,19 @@ from chronotasks.scoring import mean_std
 VARIANTS = (("visual", ""), ("visual+metadata", "_metadata"))
 # (column title, task short name, metric key, scale)
 DETAIL_COLUMNS = (
-    ("Chron. exact", "sequence", "accuracy", 100), ("Chron. tie-aware", "sequence", "exact_tie_aware", 100),
+    ("Chron. exact", "sequence", "accuracy", 100),
+    ("Chron. tie-aware", "sequence", "exact_tie_aware", 100),
     ("Chron. τ", "sequence", "kendall_tau", 1),
-    ("Mat. exact", "material", "accuracy", 100), ("Mat. F1", "material", "f1", 1),
-    ("Tech. exact", "technique", "accuracy", 100), ("Tech. F1", "technique", "f1", 1),
-    ("Group. exact", "grouping", "accuracy", 100), ("Group. Jaccard", "grouping", "jaccard", 1),
-) + tuple((f"Parse fail {short}", t.task[len("tabvlm_"):], "parse_failure", 100)
-          for short, t in zip(("Style", "Chron.", "Tech.", "Mat.", "Group.", "Odd"), TASK_TYPES))
+    ("Mat. exact", "material", "accuracy", 100),
+    ("Mat. F1", "material", "f1", 1),
+    ("Tech. exact", "technique", "accuracy", 100),
+    ("Tech. F1", "technique", "f1", 1),
+    ("Group. exact", "grouping", "accuracy", 100),
+    ("Group. Jaccard", "grouping", "jaccard", 1),
+) + tuple(
+    (f"Parse fail {short}", t.task[len("tabvlm_") :], "parse_failure", 100)
+    for short, t in zip(("Style", "Chron.", "Tech.", "Mat.", "Group.", "Odd"), TASK_TYPES)
+)
 # (column title, metric of tabvlm_style_period): Table 9, periods oldest first
 PERIOD_COLUMNS = tuple((name.split(" (")[0], f"period_acc_{key}") for name, key in zip(PERIODS, PERIOD_KEYS))
 MAIN_COLUMNS = ("Overall",) + tuple(t.title for t in TASK_TYPES)
@@ -47,8 +53,12 @@ SCALES = {**{c: 100 for c in MAIN_COLUMNS}, **{c[0]: c[3] for c in DETAIL_COLUMN
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="RUN", help="lmms-eval *_results.json files or the folders holding them")
-    parser.add_argument("--label", action="append", default=None,
-                        help="model name of the runs under each RUN, once per RUN in order (default: model and model_args)")
+    parser.add_argument(
+        "--label",
+        action="append",
+        default=None,
+        help="model name of the runs under each RUN, once per RUN in order (default: model and model_args)",
+    )
     parser.add_argument("--csv", default=None, help="also write the CSV to this file")
     parser.add_argument("--plot", default=None, help="draw the per-period Style-Period accuracy to this PNG")
     parser.add_argument("--digits", type=int, default=1)
@@ -75,10 +85,10 @@ class VariantRow:
     label: str
     variant: str
     runs: int
-    stats: dict[str, tuple[float, float]]          # column -> (mean, std) over the runs
-    sizes: dict[str, int | None]                    # column -> questions it rests on (None: unknown)
-    health: dict[str, tuple[int, int]]              # failure metric -> (failed samples, samples)
-    failed: list[str]                               # why a task failed ("task: reason")
+    stats: dict[str, tuple[float, float]]  # column -> (mean, std) over the runs
+    sizes: dict[str, int | None]  # column -> questions it rests on (None: unknown)
+    health: dict[str, tuple[int, int]]  # failure metric -> (failed samples, samples)
+    failed: list[str]  # why a task failed ("task: reason")
 
 
 def _period_sizes(run: reporting.RunResults, suffix: str) -> dict[str, int]:
@@ -121,7 +131,7 @@ def _fmt(mean: float, std: float, scale: float, digits: int, n: int | None = Non
     if math.isnan(mean):
         return "–"
     d = digits if scale == 100 else 3
-    spread = "n/a" if math.isnan(std) else f"{std * scale:.{d}f}"   # one run: no spread
+    spread = "n/a" if math.isnan(std) else f"{std * scale:.{d}f}"  # one run: no spread
     return f"{mean * scale:.{d}f} ± {spread} (n={'?' if n is None else n})"
 
 
@@ -143,24 +153,40 @@ def render_tables(rows: list[VariantRow], digits: int = 1) -> tuple[str, str]:
         extra = ([reporting.HEALTH_COLUMNS[m] for m in health] + (["status"] if failures else [])) if with_health else []
         return reporting.markdown_table(
             ["Model", "Variant", "Runs"] + cols + extra,
-            ([("⚠ " if row.failed else "") + row.label, row.variant, row.runs]
-             + [_fmt(*row.stats[c], SCALES[c], digits, row.sizes.get(c)) for c in cols]
-             + ([reporting.health_text(row.health.get(m)) for m in health] + ([reporting.status_text(row.failed)] if failures else [])
-                if with_health else [])
-             for row in rows))
+            (
+                [("⚠ " if row.failed else "") + row.label, row.variant, row.runs]
+                + [_fmt(*row.stats[c], SCALES[c], digits, row.sizes.get(c)) for c in cols]
+                + (
+                    [reporting.health_text(row.health.get(m)) for m in health] + ([reporting.status_text(row.failed)] if failures else [])
+                    if with_health
+                    else []
+                )
+                for row in rows
+            ),
+        )
 
-    parts = ["Table 1 (accuracy %, mean ± std over runs; n: questions; failure rates with failed/all samples):", "",
-             table(list(MAIN_COLUMNS), with_health=True),
-             "", "Partial credit (τ, F1, Jaccard in [0, 1]), tie-aware sequence accuracy and parse failures (%):", "",
-             table([c[0] for c in DETAIL_COLUMNS])]
+    parts = [
+        "Table 1 (accuracy %, mean ± std over runs; n: questions; failure rates with failed/all samples):",
+        "",
+        table(list(MAIN_COLUMNS), with_health=True),
+        "",
+        "Partial credit (τ, F1, Jaccard in [0, 1]), tie-aware sequence accuracy and parse failures (%):",
+        "",
+        table([c[0] for c in DETAIL_COLUMNS]),
+    ]
     if _has_periods(rows):
         parts += ["", "Style-Period Attribution accuracy per period (%, Table 9):", "", table([c[0] for c in PERIOD_COLUMNS])]
     header = ["model", "variant", "runs"] + [f"{c} {part}" for c in SCALES for part in ("mean", "std", "n")] + ["status"]
-    csv_rows = ([row.label, row.variant, row.runs]
-                + [v for c in SCALES for v in (*(reporting.csv_number(x * SCALES[c]) for x in row.stats[c]),
-                                              "" if row.sizes.get(c) is None else row.sizes[c])]
-                + [reporting.status_text(row.failed)]
-                for row in rows)
+    csv_rows = (
+        [row.label, row.variant, row.runs]
+        + [
+            v
+            for c in SCALES
+            for v in (*(reporting.csv_number(x * SCALES[c]) for x in row.stats[c]), "" if row.sizes.get(c) is None else row.sizes[c])
+        ]
+        + [reporting.status_text(row.failed)]
+        for row in rows
+    )
     return "\n".join(parts), reporting.csv_text(header, csv_rows)
 
 
@@ -180,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
     runs_by_model = reporting.group_by_model(args.files, args.label)
     rows = variant_stats(runs_by_model)
     markdown, text = render_tables(rows, args.digits)
-    panel = period_panel(rows) if args.plot else None   # before any output: a failure writes nothing
+    panel = period_panel(rows) if args.plot else None  # before any output: a failure writes nothing
     origins = reporting.origins_by_model(runs_by_model)
     for line in reporting.demo_lines(origins):
         print(line + "\n")

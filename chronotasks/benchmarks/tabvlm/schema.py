@@ -44,7 +44,14 @@ PERIODS: tuple[str, ...] = (
     "Modern India (1857 AD - Present)",
 )
 PERIOD_KEYS: tuple[str, ...] = (
-    "prehistoric", "bronze_age", "iron_age", "classical", "early_medieval", "late_medieval", "early_modern", "modern_india",
+    "prehistoric",
+    "bronze_age",
+    "iron_age",
+    "classical",
+    "early_medieval",
+    "late_medieval",
+    "early_modern",
+    "modern_india",
 )
 _PERIOD_PREFIXES = ("prehistoric", "bronze age", "iron age", "classical", "early medieval", "late medieval", "early modern", "modern india")
 
@@ -64,29 +71,77 @@ def canonical_period(name: str) -> str:
 
 @dataclass(frozen=True)
 class TaskType:
-    question_type: str      # the release's question_type
-    task: str               # lmms-eval task name
-    file: str               # task file under $CHRONOTASKS_DATA/tabvlm/
-    template: str           # prompts/tabvlm/<template>
+    question_type: str  # the release's question_type
+    task: str  # lmms-eval task name
+    file: str  # task file under $CHRONOTASKS_DATA/tabvlm/
+    template: str  # prompts/tabvlm/<template>
     n_images: int
     n_options: int
     answer_space: AnswerSpace
-    title: str              # Table 1 column
+    title: str  # Table 1 column
 
 
 TASK_TYPES: tuple[TaskType, ...] = (
-    TaskType("style_period_attribution", "tabvlm_style_period", "style_period.jsonl", "tabvlm/style_period.j2",
-             1, 4, AnswerSpace("letter", n=4), "Style-Period Attribution"),
-    TaskType("chronological_sequence", "tabvlm_sequence", "sequence.jsonl", "tabvlm/sequence.j2",
-             4, 4, AnswerSpace("ordering", n=4), "Chronological Sequence"),
-    TaskType("manufacturing_technique", "tabvlm_technique", "technique.jsonl", "tabvlm/technique.j2",
-             1, 4, AnswerSpace("letter_set", n=4, asks="available"), "Manufacturing Technique"),
-    TaskType("material_availability", "tabvlm_material", "material.jsonl", "tabvlm/material.j2",
-             1, 4, AnswerSpace("letter_set", n=4, asks="unavailable"), "Material Availability"),
-    TaskType("period_grouping", "tabvlm_grouping", "grouping.jsonl", "tabvlm/grouping.j2",
-             5, 5, AnswerSpace("k_of_n", n=5, k=3), "Period Grouping"),
-    TaskType("odd_one_out_period", "tabvlm_odd_one_out", "odd_one_out.jsonl", "tabvlm/odd_one_out.j2",
-             4, 4, AnswerSpace("letter", n=4), "Odd-One-Out Period"),
+    TaskType(
+        "style_period_attribution",
+        "tabvlm_style_period",
+        "style_period.jsonl",
+        "tabvlm/style_period.j2",
+        1,
+        4,
+        AnswerSpace("letter", n=4),
+        "Style-Period Attribution",
+    ),
+    TaskType(
+        "chronological_sequence",
+        "tabvlm_sequence",
+        "sequence.jsonl",
+        "tabvlm/sequence.j2",
+        4,
+        4,
+        AnswerSpace("ordering", n=4),
+        "Chronological Sequence",
+    ),
+    TaskType(
+        "manufacturing_technique",
+        "tabvlm_technique",
+        "technique.jsonl",
+        "tabvlm/technique.j2",
+        1,
+        4,
+        AnswerSpace("letter_set", n=4, asks="available"),
+        "Manufacturing Technique",
+    ),
+    TaskType(
+        "material_availability",
+        "tabvlm_material",
+        "material.jsonl",
+        "tabvlm/material.j2",
+        1,
+        4,
+        AnswerSpace("letter_set", n=4, asks="unavailable"),
+        "Material Availability",
+    ),
+    TaskType(
+        "period_grouping",
+        "tabvlm_grouping",
+        "grouping.jsonl",
+        "tabvlm/grouping.j2",
+        5,
+        5,
+        AnswerSpace("k_of_n", n=5, k=3),
+        "Period Grouping",
+    ),
+    TaskType(
+        "odd_one_out_period",
+        "tabvlm_odd_one_out",
+        "odd_one_out.jsonl",
+        "tabvlm/odd_one_out.j2",
+        4,
+        4,
+        AnswerSpace("letter", n=4),
+        "Odd-One-Out Period",
+    ),
 )
 BY_QUESTION_TYPE = {t.question_type: t for t in TASK_TYPES}
 BY_TASK = {t.task: t for t in TASK_TYPES}
@@ -166,7 +221,7 @@ def convert_question(question: dict[str, Any], image_paths: list[str]) -> dict[s
             raise ValueError(f"field 'correct_indices' must name {spec.answer_space.k} artifacts")
         record["answer"] = sorted(chosen)
     if qtype == "style_period_attribution":
-        for option in options:   # every option is a period (the period distance of an answer needs it)
+        for option in options:  # every option is a period (the period distance of an answer needs it)
             canonical_period(option)
         gold = canonical_period(options[LETTERS.index(record["answer"])])
         if gold != periods[0]:
@@ -175,5 +230,16 @@ def convert_question(question: dict[str, Any], image_paths: list[str]) -> dict[s
     return record
 
 
-__all__ = ["BY_QUESTION_TYPE", "BY_TASK", "LETTERS", "PERIODS", "PERIOD_KEYS", "TASK_TYPES", "TaskType",
-           "artifacts_of", "canonical_period", "convert_question", "period_rank"]
+__all__ = [
+    "BY_QUESTION_TYPE",
+    "BY_TASK",
+    "LETTERS",
+    "PERIODS",
+    "PERIOD_KEYS",
+    "TASK_TYPES",
+    "TaskType",
+    "artifacts_of",
+    "canonical_period",
+    "convert_question",
+    "period_rank",
+]

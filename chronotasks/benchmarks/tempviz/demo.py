@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from chronotasks.data.loading import write_jsonl
 from chronotasks.benchmarks.tempviz import CATEGORIES, task_file
 from chronotasks.benchmarks.tempviz.records import row_to_record
+from chronotasks.data.loading import write_jsonl
 
 _ROWS = {
     "Landscapes": [

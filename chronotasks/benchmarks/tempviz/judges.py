@@ -50,6 +50,7 @@ import numpy as np
 
 from chronotasks.data.loading import DataError, open_image, read_jsonl
 from chronotasks.data.settings import file_problem, folder_problem, model_problem
+from chronotasks.prompts import render
 from chronotasks.scoring.t2i import (
     DEFAULT_ACCEPT_FROM,
     answer_matches,
@@ -59,7 +60,6 @@ from chronotasks.scoring.t2i import (
     strip_imperative,
     threshold_pass,
 )
-from chronotasks.prompts import render
 
 JUDGES = ("clipscore", "caption", "vlm_direct", "decomp_vqa")
 DEFAULT_CLIP = "laion/CLIP-ViT-bigG-14-laion2B-39B-b160k"
@@ -161,7 +161,7 @@ def check_settings(config: JudgeConfig) -> None:
             problem = file_problem("judge_fewshot_file", config.fewshot_file)
         if problem is None:
             try:
-                _fewshot_turns(config.fewshot_file, config.shots, config.prompt)   # read and checked now, kept for judging
+                _fewshot_turns(config.fewshot_file, config.shots, config.prompt)  # read and checked now, kept for judging
             except (OSError, DataError) as err:
                 problem = f"judge_fewshot_file={config.fewshot_file!r}: {err}"
     problem = problem or folder_problem("judge_cache_dir", config.cache_dir)
@@ -182,8 +182,11 @@ def _load(kind: str, path: str, device: str):
             # where the slow one resizes image by image in PIL; its pixels differ from PIL's by the
             # rounding of one 8-bit level at most. Tokenizer and image processor are loaded apart,
             # as CLIPProcessor in transformers 4.56 cannot call a fast image processor.
-            loaded = (model_class.from_pretrained(path).to(device).eval(),
-                      AutoImageProcessor.from_pretrained(path, use_fast=True), AutoTokenizer.from_pretrained(path))
+            loaded = (
+                model_class.from_pretrained(path).to(device).eval(),
+                AutoImageProcessor.from_pretrained(path, use_fast=True),
+                AutoTokenizer.from_pretrained(path),
+            )
         elif kind == "sentence":
             from sentence_transformers import SentenceTransformer
 
@@ -365,8 +368,14 @@ def judge_decomp_vqa(image_path: str, doc: dict[str, Any], config: JudgeConfig) 
 
 
 def _failure(kind: str, error: Exception) -> dict[str, Any]:
-    return {"accept": None, "score": None, "parse_failure": False, "judge_failure": kind == "judge",
-            "generation_failure": kind == "generation", "error": f"{type(error).__name__}: {error}"}
+    return {
+        "accept": None,
+        "score": None,
+        "parse_failure": False,
+        "judge_failure": kind == "judge",
+        "generation_failure": kind == "generation",
+        "error": f"{type(error).__name__}: {error}",
+    }
 
 
 def _verdict(result: dict[str, Any]) -> dict[str, Any]:
@@ -491,5 +500,23 @@ def judge_image(image_path: str, doc: dict[str, Any], config: JudgeConfig) -> di
     return judge_batch([(image_path, doc)], config)[0]
 
 
-__all__ = ["API_JUDGES", "JUDGED", "JUDGES", "JudgeConfig", "LOAD_COUNTS", "blip_caption", "check_settings", "blip_captions", "blip_generate",
-           "clip_image_features", "clip_similarities", "clip_similarity", "clip_text_features", "judge_batch", "judge_image", "pixel_values", "text_similarities", "text_similarity"]
+__all__ = [
+    "API_JUDGES",
+    "JUDGED",
+    "JUDGES",
+    "JudgeConfig",
+    "LOAD_COUNTS",
+    "blip_caption",
+    "check_settings",
+    "blip_captions",
+    "blip_generate",
+    "clip_image_features",
+    "clip_similarities",
+    "clip_similarity",
+    "clip_text_features",
+    "judge_batch",
+    "judge_image",
+    "pixel_values",
+    "text_similarities",
+    "text_similarity",
+]

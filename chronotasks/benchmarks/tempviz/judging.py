@@ -94,9 +94,16 @@ def reply_item(doc: dict[str, Any], reply: Any) -> dict[str, Any]:
     judge settings, and ``generation_error`` (None, or why the reply is not a usable image)."""
     category = doc["category"]
     task_settings = _TASK_KWARGS.get(category, {})
-    item = {"id": str(doc.get("id", "?")), "category": category, "prompt": doc["prompt"],
-            "prompt_body": doc.get("prompt_body") or "", "temporal_cue": doc.get("temporal_cue") or "",
-            "image": None, "judge": dict(task_settings), "generation_error": None}
+    item = {
+        "id": str(doc.get("id", "?")),
+        "category": category,
+        "prompt": doc["prompt"],
+        "prompt_body": doc.get("prompt_body") or "",
+        "temporal_cue": doc.get("temporal_cue") or "",
+        "image": None,
+        "judge": dict(task_settings),
+        "generation_error": None,
+    }
     try:
         image, reply_settings = _read_reply(reply)
         merged = {**task_settings, **reply_settings}
@@ -122,8 +129,9 @@ def verdict_settings(config: JudgeConfig) -> dict[str, Any]:
         settings["model"] = model_fingerprint(config.model or DEFAULT_BLIP)
         settings["text_model"] = model_fingerprint(config.text_model or default_text_model())
     else:
-        settings.update(model=config.model, prompt=config.prompt, shots=config.shots, accept_from=config.accept_from,
-                        max_tokens=config.max_tokens)
+        settings.update(
+            model=config.model, prompt=config.prompt, shots=config.shots, accept_from=config.accept_from, max_tokens=config.max_tokens
+        )
         if config.judge == "decomp_vqa":
             settings["llm_model"] = config.llm_model or config.model
         if config.shots and config.fewshot_file:
@@ -198,13 +206,20 @@ class VerdictCache:
 
 
 def _failure(kind: str, error: str) -> dict[str, Any]:
-    return {"accept": None, "score": None, "parse_failure": False, "judge_failure": kind == "judge",
-            "generation_failure": kind == "generation", "error": error}
+    return {
+        "accept": None,
+        "score": None,
+        "parse_failure": False,
+        "judge_failure": kind == "judge",
+        "generation_failure": kind == "generation",
+        "error": error,
+    }
 
 
 def _memo_key(items: list[dict[str, Any]]) -> str:
-    fields = [[i.get(k) for k in ("id", "image", "prompt", "prompt_body", "temporal_cue", "generation_error")] + [i.get("judge")]
-              for i in items]
+    fields = [
+        [i.get(k) for k in ("id", "image", "prompt", "prompt_body", "temporal_cue", "generation_error")] + [i.get("judge")] for i in items
+    ]
     return hashlib.sha256(json.dumps(fields, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
 
 
@@ -239,7 +254,7 @@ def _judge_all(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for settings_json, members in groups.items():
         config = JudgeConfig.from_mapping(json.loads(settings_json))
         try:
-            check_settings(config)   # before any image is judged: one line and exit 1, not a judge failure per image
+            check_settings(config)  # before any image is judged: one line and exit 1, not a judge failure per image
         except ValueError as err:
             raise SettingsError(f"tempviz_{items[members[0]]['category'].lower()} judge: {err}") from None
         cache = VerdictCache(config.cache_dir, verdict_settings(config))
@@ -257,10 +272,11 @@ def _judge_all(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 todo.append((n, key))
         category = items[members[0]]["category"]
         step = config.batch_size * WRITE_EVERY
-        with tqdm(total=len(todo), desc=f"judging tempviz_{category.lower()} ({config.judge}, batch {config.batch_size})",
-                  disable=not todo) as bar:
+        with tqdm(
+            total=len(todo), desc=f"judging tempviz_{category.lower()} ({config.judge}, batch {config.batch_size})", disable=not todo
+        ) as bar:
             for start in range(0, len(todo), step):
-                part = todo[start:start + step]
+                part = todo[start : start + step]
                 for (n, key), verdict in zip(part, judge_batch([(items[n]["image"], items[n]) for n, _ in part], config, bar)):
                     verdicts[n] = verdict
                     if not (verdict["judge_failure"] or verdict["generation_failure"]):
@@ -269,15 +285,22 @@ def _judge_all(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
         record_dirs.setdefault(category, config.cache_dir)
         failed = [items[n]["id"] for n in members if verdicts[n]["judge_failure"]]
         if failed:
-            log.warning("tempviz_%s: %d of %d judgements failed (%s judge; last: %s: %s); counted in judge_failure, "
-                        "not cached: a rerun asks again", category.lower(), len(failed), len(members), config.judge, failed[-1],
-                        [verdicts[n]["error"] for n in members if verdicts[n]["judge_failure"]][-1])
+            log.warning(
+                "tempviz_%s: %d of %d judgements failed (%s judge; last: %s: %s); counted in judge_failure, not cached: a rerun asks again",
+                category.lower(),
+                len(failed),
+                len(members),
+                config.judge,
+                failed[-1],
+                [verdicts[n]["error"] for n in members if verdicts[n]["judge_failure"]][-1],
+            )
     for category in dict.fromkeys(item["category"] for item in items):
         members = [n for n, item in enumerate(items) if item["category"] == category]
         first = items[members[0]]["judge"]
         folder = record_dirs.get(category) or first.get("judge_cache_dir") or first.get("cache_dir") or JudgeConfig.cache_dir
-        _write_record(Path(folder) / "samples" / f"tempviz_{category.lower()}.jsonl", [items[n] for n in members],
-                      [verdicts[n] for n in members])
+        _write_record(
+            Path(folder) / "samples" / f"tempviz_{category.lower()}.jsonl", [items[n] for n in members], [verdicts[n] for n in members]
+        )
     return verdicts  # type: ignore[return-value]
 
 
@@ -287,8 +310,7 @@ def _write_record(path: Path, items: list[dict[str, Any]], verdicts: list[dict[s
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8") as handle:
         for item, verdict in zip(items, verdicts):
-            record = {"id": item["id"], "image": item["image"], "prompt": item["prompt"], "judge": item["judge"].get("judge"),
-                      **verdict}
+            record = {"id": item["id"], "image": item["image"], "prompt": item["prompt"], "judge": item["judge"].get("judge"), **verdict}
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     os.replace(tmp, path)
 
@@ -311,5 +333,13 @@ def judge_reply(doc: dict[str, Any], reply: Any) -> dict[str, Any]:
     return {name: values[0] for name, values in verdict_summary([reply_item(doc, reply)]).items()}
 
 
-__all__ = ["VerdictCache", "judge_config", "judge_reply", "judged", "remember_task_kwargs", "reply_item",
-           "verdict_settings", "verdict_summary"]
+__all__ = [
+    "VerdictCache",
+    "judge_config",
+    "judge_reply",
+    "judged",
+    "remember_task_kwargs",
+    "reply_item",
+    "verdict_settings",
+    "verdict_summary",
+]

@@ -38,8 +38,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from chronotasks.data.loading import DataError
 from chronotasks.benchmarks.tempviz import CATEGORIES
+from chronotasks.data.loading import DataError
 from chronotasks.reporting import markdown_table
 from chronotasks.scoring import cohens_kappa, macro_prf, point_biserial
 from chronotasks.scoring.t2i import DEFAULT_ACCEPT_FROM, parse_verdict
@@ -135,8 +135,7 @@ def judge_verdicts(
         if column not in frame.columns:
             raise DataError(f"{path}: no column {column!r}")
         prompt_type = "judging" if column == JUDGING_COLUMN else "simple"
-        verdicts = [parse_verdict(None if isinstance(r, float) and math.isnan(r) else r, prompt_type, accept_from)
-                    for r in frame[column]]
+        verdicts = [parse_verdict(None if isinstance(r, float) and math.isnan(r) else r, prompt_type, accept_from) for r in frame[column]]
         out["pred"] = [None if v is None else int(v) for v in verdicts]
         info.update(reply_column=column, prompt_type=prompt_type, dropped=int(sum(v is None for v in verdicts)))
         out = out[out["pred"].notna()].copy()
@@ -235,20 +234,36 @@ def markdown(results: dict[str, Any]) -> str:
     lines = [
         f"# TempViz meta-evaluation (ground truth: annotator {results['ground_truth']['annotator']}, Q2 AND Q3)",
         "",
-        markdown_table(["Judge", "Category", "P", "R", "F1", "n"], [
-            (name, category, f"{m['precision']:.1f}", f"{m['recall']:.1f}", f"{m['f1']:.1f}", m["n"])
-            for name, r in rows for category, m in [("Overall", r["overall"]), *r["per_category"].items()]
-        ]),
+        markdown_table(
+            ["Judge", "Category", "P", "R", "F1", "n"],
+            [
+                (name, category, f"{m['precision']:.1f}", f"{m['recall']:.1f}", f"{m['f1']:.1f}", m["n"])
+                for name, r in rows
+                for category, m in [("Overall", r["overall"]), *r["per_category"].items()]
+            ],
+        ),
     ]
     for name, r in results["judges"].items():
         if "dropped" in r.get("overall", {}):
             lines.append(f"\n{name}: {r['overall']['dropped']} unparsed repl(ies) dropped.")
         if "point_biserial" in r:
-            lines += ["", f"Point-biserial r of {name}:", "", markdown_table(
-                ["Question", "r", "p", "n"], [(q, f"{v['r']:.4f}", f"{v['p']:.3g}", v["n"]) for q, v in r["point_biserial"].items()])]
-    lines += ["", "Cohen's κ between the annotators:", "", markdown_table(
-        ["Category", "Image quality (Q1)", "Subject (Q2)", "Temporal (Q3)"],
-        [(category, f"{k['Q1']:.4f}", f"{k['Q2']:.4f}", f"{k['Q3']:.4f}") for category, k in results["kappa"].items()])]
+            lines += [
+                "",
+                f"Point-biserial r of {name}:",
+                "",
+                markdown_table(
+                    ["Question", "r", "p", "n"], [(q, f"{v['r']:.4f}", f"{v['p']:.3g}", v["n"]) for q, v in r["point_biserial"].items()]
+                ),
+            ]
+    lines += [
+        "",
+        "Cohen's κ between the annotators:",
+        "",
+        markdown_table(
+            ["Category", "Image quality (Q1)", "Subject (Q2)", "Temporal (Q3)"],
+            [(category, f"{k['Q1']:.4f}", f"{k['Q2']:.4f}", f"{k['Q3']:.4f}") for category, k in results["kappa"].items()],
+        ),
+    ]
     return "\n".join(lines) + "\n"
 
 

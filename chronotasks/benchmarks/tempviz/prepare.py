@@ -17,8 +17,17 @@ import json
 import shutil
 from pathlib import Path
 
-from chronotasks.benchmarks.release import (add_common_arguments, fetched_release, first_existing, listing, make_downloader,
-                                            output_folder, published_files, verify_against, where_tasks_read)
+from chronotasks.benchmarks.release import (
+    add_common_arguments,
+    fetched_release,
+    first_existing,
+    listing,
+    make_downloader,
+    output_folder,
+    published_files,
+    verify_against,
+    where_tasks_read,
+)
 from chronotasks.benchmarks.tempviz import CATEGORIES, PARAPHRASES, TABLE1_PROMPTS, TABLE1_TOTAL, task_file
 from chronotasks.benchmarks.tempviz.records import read_category_csv
 from chronotasks.data.fetch import Release
@@ -41,8 +50,12 @@ RELEASE = Release(
         "data/model_results/vlm_judging_gpt-5_3_shot_simple.csv": "fbff15fe41ba7a26ea548c4128ea9e972f05c376b7f08a83315122e9e82d5e91",
     },
 )
-JUDGE_DATA = ("eval_annotations/annotator_1.xlsx", "eval_annotations/annotator_2.xlsx", "prompts_annotation_subset.csv",
-              "model_results/vlm_judging_gpt-5_3_shot_simple.csv")
+JUDGE_DATA = (
+    "eval_annotations/annotator_1.xlsx",
+    "eval_annotations/annotator_2.xlsx",
+    "prompts_annotation_subset.csv",
+    "model_results/vlm_judging_gpt-5_3_shot_simple.csv",
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,11 +65,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def find_csv_folder(source: Path, categories=CATEGORIES) -> Path:
     """The folder of the ``<Category>.csv`` files: ``source`` itself, or its tempviz/ or data/tempviz/."""
-    folder = first_existing(Path(source), ["", "tempviz", "data/tempviz", "tempviz/tempviz", "tempviz/data/tempviz"],
-                            lambda f: all((f / f"{c}.csv").is_file() for c in categories))
+    folder = first_existing(
+        Path(source),
+        ["", "tempviz", "data/tempviz", "tempviz/tempviz", "tempviz/data/tempviz"],
+        lambda f: all((f / f"{c}.csv").is_file() for c in categories),
+    )
     if folder is None:
-        raise DataError(f"--source {source}: no TempViz release there. Expected {', '.join(f'{c}.csv' for c in categories)} "
-                        f"(in the folder, its tempviz/ or data/tempviz/ folder, as in {RELEASE.home}); found: {listing(Path(source))}")
+        raise DataError(
+            f"--source {source}: no TempViz release there. Expected {', '.join(f'{c}.csv' for c in categories)} "
+            f"(in the folder, its tempviz/ or data/tempviz/ folder, as in {RELEASE.home}); found: {listing(Path(source))}"
+        )
     return folder
 
 
@@ -111,8 +129,10 @@ def run(args: argparse.Namespace) -> int:
     copied = copy_judge_data(csv_folder, out)
     if len(copied) == len(JUDGE_DATA):
         r = out / "release"
-        print(f"Released judge data copied to {r}; meta-evaluation: chronotasks metaeval tempviz --annotations "
-              f"{r / JUDGE_DATA[0]} {r / JUDGE_DATA[1]} --subset {r / JUDGE_DATA[2]} --judgments {r / JUDGE_DATA[3]}")
+        print(
+            f"Released judge data copied to {r}; meta-evaluation: chronotasks metaeval tempviz --annotations "
+            f"{r / JUDGE_DATA[0]} {r / JUDGE_DATA[1]} --subset {r / JUDGE_DATA[2]} --judgments {r / JUDGE_DATA[3]}"
+        )
     elif copied:
         print(f"Judge data found only in part ({', '.join(copied)}); the meta-evaluation needs {', '.join(JUDGE_DATA)}")
     print(json.dumps({"out": str(out.resolve()), "counts": {c: r["prompts"] for c, r in report.items()}}))

@@ -47,15 +47,10 @@ def add_acceptance(samples: list[dict[str, Any]]) -> None:
 
 def tables() -> list[TableSpec]:
     row = tuple(
-        Headline(c, (t,), metric_point(t, "acceptance"), mean_of("accepted"), prepare=add_acceptance)
-        for c, t in zip(CATEGORIES, TASKS)
+        Headline(c, (t,), metric_point(t, "acceptance"), mean_of("accepted"), prepare=add_acceptance) for c, t in zip(CATEGORIES, TASKS)
     )
     row += (Headline("All", TASKS, pooled_point(TASKS, "acceptance"), mean_of("accepted"), prepare=add_acceptance),)
-    return [
-        TableSpec(
-            "tempviz", SECTION, "Judge acceptance per category (% of generated images accepted)", None, (("", row),)
-        )
-    ]
+    return [TableSpec("tempviz", SECTION, "Judge acceptance per category (% of generated images accepted)", None, (("", row),))]
 
 
 def judges(files: list[Path]) -> ExtraView:
@@ -107,9 +102,5 @@ def report_spec() -> BenchmarkReport:
         order=4,
         tables=tables,
         metaeval=judges,
-        plots=(
-            PlotSpec(
-                "tempviz_acceptance.png", (PanelSpec("tempviz", "TempViz acceptance per category", "accepted (%)"),)
-            ),
-        ),
+        plots=(PlotSpec("tempviz_acceptance.png", (PanelSpec("tempviz", "TempViz acceptance per category", "accepted (%)"),)),),
     )

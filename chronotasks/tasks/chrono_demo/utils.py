@@ -4,9 +4,9 @@ from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import doc_images, make_process_docs, scores_image_failures
 from chronotasks.extraction import read_answer
 from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores: NaN for a failed task)
+from chronotasks.prompts import render
 from chronotasks.scoring import exact_match
 from chronotasks.scoring.strict import strict_match
-from chronotasks.prompts import render
 from chronotasks.tasks.messages import make_doc_to_messages
 
 period_docs = make_process_docs("chrono_demo", "period.jsonl", required=("id", "images", "options", "answer"))

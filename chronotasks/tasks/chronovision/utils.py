@@ -17,15 +17,18 @@ from chronotasks.benchmarks.chronovision.grayscale import trial_image
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import DataError, benchmark_dir, doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
-from chronotasks.failures import FailedScore, unless_failed
-from chronotasks.failures import mean_unless_failed  # noqa: F401  (the YAMLs' aggregation of scores)
+from chronotasks.failures import (
+    FailedScore,
+    mean_unless_failed,  # noqa: F401  (the YAMLs' aggregation of scores)
+    unless_failed,
+)
+from chronotasks.prompts import render
 from chronotasks.scoring import extract_json, kendall_tau, mean, within_k
 from chronotasks.scoring.composite import localization_term, multimodal_term, shortcut_term, sorting_term, year_term
 from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
 from chronotasks.scoring.release_chronovision import multimodal_correct, news_year, shortcut_correct
-from chronotasks.scoring.strict import strict_match
 from chronotasks.scoring.shortcut import CONFIDENCE_BINS, confidence_bin, shortcut_metrics
-from chronotasks.prompts import render
+from chronotasks.scoring.strict import strict_match
 from chronotasks.tasks.messages import images_then_text, make_doc_to_messages
 
 B = BENCHMARK
@@ -78,8 +81,10 @@ def shortcut_doc_to_visual(doc):
     if len(doc["images"]) != len(doc["gray"]):
         raise DataError(f"record {doc.get('id')!r}: 'images' has {len(doc['images'])} paths but 'gray' has {len(doc['gray'])} flags")
     cache = gray_cache_dir()
-    return [open_doc_image(path, doc.get("id"), lambda p, rid, g=bool(gray): trial_image(p, g, cache, rid))
-            for path, gray in zip(doc["images"], doc["gray"])]
+    return [
+        open_doc_image(path, doc.get("id"), lambda p, rid, g=bool(gray): trial_image(p, g, cache, rid))
+        for path, gray in zip(doc["images"], doc["gray"])
+    ]
 
 
 def _shortcut_text(doc, cot):
@@ -117,12 +122,20 @@ def loc_process_results(doc, results):
     item = {"dynasty": doc["dynasty"], "category": doc["category"], "correct": float(pred == doc["answer"])}
     offset = dynasty_offset(doc, pred)
     # the release ships no scorer for the artifacts tasks: their share of S_release is our reading
-    return {"ACC_A": item["correct"], "composite_S": item["correct"],
-            "composite_S_release": ours(item["correct"], pred),
-            "strict_match": strict_match(space, results[0], item["correct"]),
-            "parse_failure": float(pred is None), **logged,
-            **{f"acc_{d.lower()}": item for d in DYNASTIES}, **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES},
-            "period_distance": offset, "period_bias": offset, "period_distance_chance": offset, "period_bias_chance": offset}
+    return {
+        "ACC_A": item["correct"],
+        "composite_S": item["correct"],
+        "composite_S_release": ours(item["correct"], pred),
+        "strict_match": strict_match(space, results[0], item["correct"]),
+        "parse_failure": float(pred is None),
+        **logged,
+        **{f"acc_{d.lower()}": item for d in DYNASTIES},
+        **{f"acc_{c}": item for c in ARTIFACT_CATEGORIES},
+        "period_distance": offset,
+        "period_bias": offset,
+        "period_distance_chance": offset,
+        "period_bias_chance": offset,
+    }
 
 
 def ours(score: float, pred: object) -> float:
@@ -137,21 +150,27 @@ def dynasty_offset(doc, pred):
     chronotasks/scoring/period_distance.py); a random answer picks one of the five options."""
     positions = [DYNASTIES.index(option) for option in doc["options"]]
     chosen = None if pred is None else positions[ord(pred) - ord("A")]
-    return offset_item(DYNASTIES.index(doc["dynasty"]), chosen, positions, doc["dynasty"],
-                       None if chosen is None else DYNASTIES[chosen])
+    return offset_item(DYNASTIES.index(doc["dynasty"]), chosen, positions, doc["dynasty"], None if chosen is None else DYNASTIES[chosen])
 
 
 @scores_image_failures
 def sort_process_results(doc, results):
     gold = list(doc["gold_order"])
     space = AnswerSpace.of_doc(doc)
-    space = space if space.base is not None else replace(space, base=0)   # 0-based image indices
+    space = space if space.base is not None else replace(space, base=0)  # 0-based image indices
     pred, logged = read_answer(space, results[0])
     tau = kendall_tau(pred, gold)
     exact = float(pred is not None and list(pred) == gold)
-    return {"tau": tau, "tau_0_100": {"tau": tau}, "exact_order": exact, "composite_S": tau,
-            "composite_S_release": ours(tau, pred),
-            "strict_match": strict_match(space, results[0], exact), "parse_failure": float(pred is None), **logged}
+    return {
+        "tau": tau,
+        "tau_0_100": {"tau": tau},
+        "exact_order": exact,
+        "composite_S": tau,
+        "composite_S_release": ours(tau, pred),
+        "strict_match": strict_match(space, results[0], exact),
+        "parse_failure": float(pred is None),
+        **logged,
+    }
 
 
 SHORTCUT_RELEASE = ("ACC_B_release", "ACC_1_release", "ACC_2_release", "delta_ACC_release", "composite_S_release")
@@ -160,12 +179,23 @@ SHORTCUT_RELEASE = ("ACC_B_release", "ACC_1_release", "ACC_2_release", "delta_AC
 def _shortcut_scores(doc, reply, cot):
     space = AnswerSpace.of_doc(doc)
     pred, logged = read_answer(space, reply)
-    item = {"condition": doc["condition"], "category": doc["category"], "correct": float(pred == doc["answer"]),
-            "pair": doc.get("pair_id")}   # the pair's three trials are one unit when `chronotasks report` resamples
+    item = {
+        "condition": doc["condition"],
+        "category": doc["category"],
+        "correct": float(pred == doc["answer"]),
+        "pair": doc.get("pair_id"),
+    }  # the pair's three trials are one unit when `chronotasks report` resamples
     release = {**item, "correct": shortcut_correct(reply, doc["answer"], cot=cot)}
-    keys = ["ACC_B", "ACC_1", "ACC_2", "delta_ACC", "composite_S"] + [f"{m}_{c}" for c in SPEED_CATEGORIES for m in ("ACC_B", "ACC_1", "ACC_2", "delta_ACC")]
-    return {**{k: item for k in keys}, **{k: release for k in SHORTCUT_RELEASE}, "strict_match": strict_match(space, reply, item["correct"]),
-            "parse_failure": float(pred is None), **logged}
+    keys = ["ACC_B", "ACC_1", "ACC_2", "delta_ACC", "composite_S"] + [
+        f"{m}_{c}" for c in SPEED_CATEGORIES for m in ("ACC_B", "ACC_1", "ACC_2", "delta_ACC")
+    ]
+    return {
+        **{k: item for k in keys},
+        **{k: release for k in SHORTCUT_RELEASE},
+        "strict_match": strict_match(space, reply, item["correct"]),
+        "parse_failure": float(pred is None),
+        **logged,
+    }
 
 
 def release_skips_image_failures(process_results):
@@ -193,7 +223,7 @@ def shortcut_process_results(doc, results):
 @scores_image_failures
 def shortcut_cot_process_results(doc, results):
     out = _shortcut_scores(doc, results[0], cot=True)
-    out.pop("composite_S")             # the CoT prompt is not part of S
+    out.pop("composite_S")  # the CoT prompt is not part of S
     out.pop("composite_S_release")
     return out
 
@@ -206,11 +236,23 @@ def news_year_process_results(doc, results):
     released = news_year(results[0])
     release = {"correct": float(released == gold), "error": None if released is None else abs(released - gold)}
     space = AnswerSpace.of_doc(doc)
-    offset = offset_item(gold, pred, range(space.lo, space.hi + 1))   # signed error; chance: a random year of the space
-    return {"ACC_Y": item["correct"], "MAE": item["error"], "within_1": within_k(pred, gold, 1), "within_3": within_k(pred, gold, 3),
-            "composite_S": item, "strict_match": strict_match(YEAR_SPACE, results[0], item["correct"]),
-            "parse_failure": float(pred is None), **logged, "ACC_Y_release": release["correct"], "MAE_release": release["error"], "composite_S_release": release,
-            "year_bias": offset, "MAE_chance": offset, "year_bias_chance": offset}
+    offset = offset_item(gold, pred, range(space.lo, space.hi + 1))  # signed error; chance: a random year of the space
+    return {
+        "ACC_Y": item["correct"],
+        "MAE": item["error"],
+        "within_1": within_k(pred, gold, 1),
+        "within_3": within_k(pred, gold, 3),
+        "composite_S": item,
+        "strict_match": strict_match(YEAR_SPACE, results[0], item["correct"]),
+        "parse_failure": float(pred is None),
+        **logged,
+        "ACC_Y_release": release["correct"],
+        "MAE_release": release["error"],
+        "composite_S_release": release,
+        "year_bias": offset,
+        "MAE_chance": offset,
+        "year_bias_chance": offset,
+    }
 
 
 @scores_image_failures
@@ -222,11 +264,21 @@ def news_year_confidence_process_results(doc, results):
     except (TypeError, ValueError):
         confidence = None
     gold = int(doc["year"])
-    item = {"bin": confidence_bin(confidence), "exact": within_k(pred, gold, 0), "w1": within_k(pred, gold, 1), "w3": within_k(pred, gold, 3)}
+    item = {
+        "bin": confidence_bin(confidence),
+        "exact": within_k(pred, gold, 0),
+        "w1": within_k(pred, gold, 1),
+        "w3": within_k(pred, gold, 3),
+    }
     bins = {f"{kind}_conf_{lo}_{hi}": item for lo, hi in CONFIDENCE_BINS for kind in ("n", "acc", "within1", "within3")}
-    return {"ACC_Y": item["exact"], "MAE": None if pred is None else abs(pred - gold), **bins,
-            "strict_match": strict_match(YEAR_SPACE, results[0], item["exact"], json_key="year"),
-            "parse_failure": float(pred is None or item["bin"] is None), **logged}
+    return {
+        "ACC_Y": item["exact"],
+        "MAE": None if pred is None else abs(pred - gold),
+        **bins,
+        "strict_match": strict_match(YEAR_SPACE, results[0], item["exact"], json_key="year"),
+        "parse_failure": float(pred is None or item["bin"] is None),
+        **logged,
+    }
 
 
 @scores_image_failures
@@ -235,9 +287,15 @@ def news_multimodal_process_results(doc, results):
     pred, logged = read_answer(space, results[0])
     correct = float(pred == doc["answer"])
     release = multimodal_correct(results[0], doc["answer"])
-    return {"ACC_M": correct, "composite_S": correct, "strict_match": strict_match(space, results[0], correct),
-            "parse_failure": float(pred is None), **logged,
-            "ACC_M_release": release, "composite_S_release": release}
+    return {
+        "ACC_M": correct,
+        "composite_S": correct,
+        "strict_match": strict_match(space, results[0], correct),
+        "parse_failure": float(pred is None),
+        **logged,
+        "ACC_M_release": release,
+        "composite_S_release": release,
+    }
 
 
 # ---- aggregations --------------------------------------------------------------------------
@@ -267,7 +325,7 @@ def mae(values):
 
 # period / year distance (chronotasks/scoring/period_distance.py): over the answered records; chance over all
 period_distance, period_bias, year_bias = unless_failed(distance), unless_failed(bias), unless_failed(bias)  # NaN for a failed task
-period_distance_chance, period_bias_chance = chance_distance, chance_bias   # properties of the questions
+period_distance_chance, period_bias_chance = chance_distance, chance_bias  # properties of the questions
 MAE_chance, year_bias_chance = chance_distance, chance_bias
 
 

@@ -16,11 +16,11 @@ from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import benchmark_dir, doc_images, load_task_docs, make_process_docs, scores_image_failures
 from chronotasks.extraction import read_answer
 from chronotasks.failures import unless_failed
+from chronotasks.prompts import render
 from chronotasks.scoring import anls, mean
 from chronotasks.scoring.chinese_periods import dynasty_of
 from chronotasks.scoring.retrieval import hit_rank, parse_ranking, recall_at
 from chronotasks.scoring.text_similarity import bertscore_f1, contains_answer
-from chronotasks.prompts import render
 from chronotasks.tasks.messages import make_doc_to_messages
 
 BENCHMARK = "musebench"
@@ -38,15 +38,18 @@ def _retrieval_docs(task_file):
         def absolute(batch):  # one call for all rows; each corpus file (a handful) resolved once
             resolved = {c: str((root / c).resolve()) for c in set(batch["corpus"])}
             return {"corpus": [resolved[c] for c in batch["corpus"]], "corpus_root": [str(root)] * len(batch["corpus"])}
+
         return docs.map(absolute, batched=True, batch_size=None)
-    process_docs.task_data = (BENCHMARK, task_file)   # the records' file, named by check-data's messages
+
+    process_docs.task_data = (BENCHMARK, task_file)  # the records' file, named by check-data's messages
     return process_docs
 
 
 vqa_docs = make_process_docs(BENCHMARK, "vqa.jsonl", VQA_FIELDS)
 vqa_descriptive_docs = make_process_docs(BENCHMARK, "vqa_descriptive.jsonl", VQA_FIELDS)
-retrieval_docs = {f"{d}_{s}": _retrieval_docs(f"retrieval_{d}_{s}.jsonl")
-                  for d in ("i2t", "t2i") for s in ("structural", "structural_nl", "descriptive")}
+retrieval_docs = {
+    f"{d}_{s}": _retrieval_docs(f"retrieval_{d}_{s}.jsonl") for d in ("i2t", "t2i") for s in ("structural", "structural_nl", "descriptive")
+}
 i2t_structural_docs = retrieval_docs["i2t_structural"]
 i2t_structural_nl_docs = retrieval_docs["i2t_structural_nl"]
 i2t_descriptive_docs = retrieval_docs["i2t_descriptive"]
@@ -77,13 +80,30 @@ def vqa_accuracy(qtype, pred, gold, period=None):
 def vqa_process_results(doc, results):
     pred = AnswerSpace.of_doc(doc).parse(results[0]) or ""  # the answer text: reasoning blocks and markdown removed
     period, logged = read_answer(PERIOD_SPACE, results[0]) if doc["qtype"] == "period" else (None, {})
-    item = {"pred": pred, "ref": doc["answer"], "museum": doc["museum_key"], "qtype": doc["qtype"],
-            "anls": anls(pred, doc["answer"]), "acc": vqa_accuracy(doc["qtype"], pred, doc["answer"], period)}
-    metrics = ("bertscore", "anls", "score", "accuracy", "period_accuracy", "author_accuracy",
-               *(f"{m}_{k}" for k in ("zhejiang", "palace", "npm") for m in ("bertscore", "anls", "score")))
+    item = {
+        "pred": pred,
+        "ref": doc["answer"],
+        "museum": doc["museum_key"],
+        "qtype": doc["qtype"],
+        "anls": anls(pred, doc["answer"]),
+        "acc": vqa_accuracy(doc["qtype"], pred, doc["answer"], period),
+    }
+    metrics = (
+        "bertscore",
+        "anls",
+        "score",
+        "accuracy",
+        "period_accuracy",
+        "author_accuracy",
+        *(f"{m}_{k}" for k in ("zhejiang", "palace", "npm") for m in ("bertscore", "anls", "score")),
+    )
     # the BERTScore model the aggregations score with, in every sample: the report's intervals use it, never another
-    return {**{name: item for name in metrics}, "empty_answer": float(not pred), **logged,
-            provenance.BERTSCORE_SAMPLE_KEY: provenance.bertscore_provenance()}
+    return {
+        **{name: item for name in metrics},
+        "empty_answer": float(not pred),
+        **logged,
+        provenance.BERTSCORE_SAMPLE_KEY: provenance.bertscore_provenance(),
+    }
 
 
 def vqa_descriptive_process_results(doc, results):
@@ -113,25 +133,75 @@ def _vqa_score(items, museum=None):
     return (_vqa_bert(items, museum) + _vqa_anls(items, museum)) / 2
 
 
-def vqa_bertscore(items): return _vqa_bert(items)
-def vqa_anls(items): return _vqa_anls(items)
-def vqa_score(items): return _vqa_score(items)
-def vqa_accuracy_agg(items): return mean([i["acc"] for i in items])
-def vqa_period_accuracy(items): return mean([i["acc"] for i in items if i["qtype"] == "period"])
-def vqa_author_accuracy(items): return mean([i["acc"] for i in items if i["qtype"] == "author"])
-def bertscore_zhejiang(items): return _vqa_bert(items, "zhejiang")
-def bertscore_palace(items): return _vqa_bert(items, "palace")
-def bertscore_npm(items): return _vqa_bert(items, "npm")
-def anls_zhejiang(items): return _vqa_anls(items, "zhejiang")
-def anls_palace(items): return _vqa_anls(items, "palace")
-def anls_npm(items): return _vqa_anls(items, "npm")
-def score_zhejiang(items): return _vqa_score(items, "zhejiang")
-def score_palace(items): return _vqa_score(items, "palace")
-def score_npm(items): return _vqa_score(items, "npm")
+def vqa_bertscore(items):
+    return _vqa_bert(items)
 
 
-VQA_AGGREGATIONS = ("vqa_bertscore", "vqa_anls", "vqa_score", "vqa_accuracy_agg", "vqa_period_accuracy", "vqa_author_accuracy",
-                    *(f"{m}_{k}" for m in ("bertscore", "anls", "score") for k in ("zhejiang", "palace", "npm")))
+def vqa_anls(items):
+    return _vqa_anls(items)
+
+
+def vqa_score(items):
+    return _vqa_score(items)
+
+
+def vqa_accuracy_agg(items):
+    return mean([i["acc"] for i in items])
+
+
+def vqa_period_accuracy(items):
+    return mean([i["acc"] for i in items if i["qtype"] == "period"])
+
+
+def vqa_author_accuracy(items):
+    return mean([i["acc"] for i in items if i["qtype"] == "author"])
+
+
+def bertscore_zhejiang(items):
+    return _vqa_bert(items, "zhejiang")
+
+
+def bertscore_palace(items):
+    return _vqa_bert(items, "palace")
+
+
+def bertscore_npm(items):
+    return _vqa_bert(items, "npm")
+
+
+def anls_zhejiang(items):
+    return _vqa_anls(items, "zhejiang")
+
+
+def anls_palace(items):
+    return _vqa_anls(items, "palace")
+
+
+def anls_npm(items):
+    return _vqa_anls(items, "npm")
+
+
+def score_zhejiang(items):
+    return _vqa_score(items, "zhejiang")
+
+
+def score_palace(items):
+    return _vqa_score(items, "palace")
+
+
+def score_npm(items):
+    return _vqa_score(items, "npm")
+
+
+VQA_AGGREGATIONS = (
+    "vqa_bertscore",
+    "vqa_anls",
+    "vqa_score",
+    "vqa_accuracy_agg",
+    "vqa_period_accuracy",
+    "vqa_author_accuracy",
+    *(f"{m}_{k}" for m in ("bertscore", "anls", "score") for k in ("zhejiang", "palace", "npm")),
+)
 for _name in VQA_AGGREGATIONS:  # NaN for a failed task (chronotasks/failures.py)
     globals()[_name] = unless_failed(globals()[_name])
 
@@ -171,18 +241,52 @@ def _recall(items, k, museum=None):
     return recall_at([i["rank"] for i in _select(items, museum)], k)
 
 
-def recall_at_1(items): return _recall(items, 1)
-def recall_at_5(items): return _recall(items, 5)
-def recall_at_10(items): return _recall(items, 10)
-def recall_at_1_zhejiang(items): return _recall(items, 1, "zhejiang")
-def recall_at_5_zhejiang(items): return _recall(items, 5, "zhejiang")
-def recall_at_10_zhejiang(items): return _recall(items, 10, "zhejiang")
-def recall_at_1_palace(items): return _recall(items, 1, "palace")
-def recall_at_5_palace(items): return _recall(items, 5, "palace")
-def recall_at_10_palace(items): return _recall(items, 10, "palace")
-def recall_at_1_npm(items): return _recall(items, 1, "npm")
-def recall_at_5_npm(items): return _recall(items, 5, "npm")
-def recall_at_10_npm(items): return _recall(items, 10, "npm")
+def recall_at_1(items):
+    return _recall(items, 1)
+
+
+def recall_at_5(items):
+    return _recall(items, 5)
+
+
+def recall_at_10(items):
+    return _recall(items, 10)
+
+
+def recall_at_1_zhejiang(items):
+    return _recall(items, 1, "zhejiang")
+
+
+def recall_at_5_zhejiang(items):
+    return _recall(items, 5, "zhejiang")
+
+
+def recall_at_10_zhejiang(items):
+    return _recall(items, 10, "zhejiang")
+
+
+def recall_at_1_palace(items):
+    return _recall(items, 1, "palace")
+
+
+def recall_at_5_palace(items):
+    return _recall(items, 5, "palace")
+
+
+def recall_at_10_palace(items):
+    return _recall(items, 10, "palace")
+
+
+def recall_at_1_npm(items):
+    return _recall(items, 1, "npm")
+
+
+def recall_at_5_npm(items):
+    return _recall(items, 5, "npm")
+
+
+def recall_at_10_npm(items):
+    return _recall(items, 10, "npm")
 
 
 RECALL_AGGREGATIONS = tuple(f"recall_at_{k}{suffix}" for k in (1, 5, 10) for suffix in ("", "_zhejiang", "_palace", "_npm"))

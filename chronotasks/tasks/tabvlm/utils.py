@@ -10,11 +10,11 @@ from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.data.loading import doc_images, make_process_docs, open_doc_image, scores_image_failures
 from chronotasks.extraction import read_answer
 from chronotasks.failures import mean_present_unless_failed, mean_unless_failed, unless_failed  # noqa: F401  (the YAMLs' aggregations of scores: NaN for a failed task)
+from chronotasks.prompts import render
 from chronotasks.scoring import exact_match, exact_set_match, jaccard, kendall_tau, multilabel_f1
 from chronotasks.scoring.ordering import has_ties, rank_consistent_match
-from chronotasks.scoring.strict import strict_match
 from chronotasks.scoring.period_distance import bias, chance_bias, chance_distance, distance, offset_item
-from chronotasks.prompts import render
+from chronotasks.scoring.strict import strict_match
 
 _REQUIRED = ("id", "question_type", "question", "images", "options", "answer", "answer_space", "period_ranks")
 _docs = {t.task: make_process_docs("tabvlm", t.file, required=_REQUIRED) for t in BY_TASK.values()}
@@ -31,8 +31,13 @@ _IMAGE_SLOT = "\x00<image>\x00"
 def _prompt(doc, kwargs, image):
     kwargs = kwargs or {}
     metadata = [{"object_type": o, "main_material": m} for o, m in zip(doc["object_types"], doc["main_materials"])]
-    return render(BY_QUESTION_TYPE[doc["question_type"]].template, question_text=doc["question"], options=doc["options"],
-                  image=image, metadata=metadata if kwargs.get("metadata") else None)
+    return render(
+        BY_QUESTION_TYPE[doc["question_type"]].template,
+        question_text=doc["question"],
+        options=doc["options"],
+        image=image,
+        metadata=metadata if kwargs.get("metadata") else None,
+    )
 
 
 def doc_to_text(doc, lmms_eval_specific_kwargs=None):
@@ -80,8 +85,12 @@ def process_results(doc, results):
     out = {"parse_failure": float(pred is None), **logged}
     if qtype == "chronological_sequence":
         ranks = dict(zip("ABCDE", doc["period_ranks"]))
-        out.update(accuracy=exact_match(pred, gold), kendall_tau=kendall_tau(pred, gold),
-                   exact_tie_aware=rank_consistent_match(pred, ranks), tied_questions={"flag": float(has_ties(ranks))})
+        out.update(
+            accuracy=exact_match(pred, gold),
+            kendall_tau=kendall_tau(pred, gold),
+            exact_tie_aware=rank_consistent_match(pred, ranks),
+            tied_questions={"flag": float(has_ties(ranks))},
+        )
     elif qtype in ("material_availability", "manufacturing_technique"):
         out.update(accuracy=exact_set_match(pred, gold), f1=multilabel_f1(pred, gold))
     elif qtype == "period_grouping":
@@ -90,7 +99,7 @@ def process_results(doc, results):
         out["accuracy"] = exact_match(pred, gold)
     space = _space(doc)
     out["strict_match"] = strict_match(space, results[0], out["accuracy"], leads=bool(space.numbered) and qtype in _LEADS)
-    if qtype == "style_period_attribution":   # every period's key on every sample (None outside it): mean_present
+    if qtype == "style_period_attribution":  # every period's key on every sample (None outside it): mean_present
         own = PERIOD_KEYS[PERIODS.index(doc["period"])]
         out.update({f"period_acc_{key}": out["accuracy"] if key == own else None for key in PERIOD_KEYS})
         item = period_offset(doc, pred)
@@ -107,8 +116,8 @@ def period_offset(doc, pred):
 
 
 # aggregations of the period-distance items (means over the answered replies; chance over all records)
-period_distance, period_bias = unless_failed(distance), unless_failed(bias)   # NaN for a failed task
-period_distance_chance, period_bias_chance = chance_distance, chance_bias        # a property of the questions
+period_distance, period_bias = unless_failed(distance), unless_failed(bias)  # NaN for a failed task
+period_distance_chance, period_bias_chance = chance_distance, chance_bias  # a property of the questions
 
 
 def count(items):

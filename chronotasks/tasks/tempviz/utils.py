@@ -40,16 +40,27 @@ def process_results(doc, results):
 def _unless_failed(metric):
     """A task's figure from its verdicts, NaN when more than the threshold share of its samples got
     no judgement (judge_failure, judge_parse_failure, generation_failure; chronotasks/failures.py)."""
+
     def aggregate(items):
         summary = verdict_summary(items)
         failures = {name: mean(summary[name]) for name in ("judge_failure", "judge_parse_failure", "generation_failure")}
         return float("nan") if failed_metrics(failures) else mean(summary[metric])
+
     aggregate.__name__ = metric
     return aggregate
 
 
 acceptance = _unless_failed("acceptance")
 score = _unless_failed("score")
-def judge_parse_failure(items): return mean(verdict_summary(items)["judge_parse_failure"])
-def judge_failure(items): return mean(verdict_summary(items)["judge_failure"])
-def generation_failure(items): return mean(verdict_summary(items)["generation_failure"])
+
+
+def judge_parse_failure(items):
+    return mean(verdict_summary(items)["judge_parse_failure"])
+
+
+def judge_failure(items):
+    return mean(verdict_summary(items)["judge_failure"])
+
+
+def generation_failure(items):
+    return mean(verdict_summary(items)["generation_failure"])

@@ -16,5 +16,4 @@ from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAML n
 )
 
 period_docs = make_circular_process_docs(base.period_docs)
-period_process_results = make_circular_process_results(
-    base.period_process_results, choice_from_options)
+period_process_results = make_circular_process_results(base.period_process_results, choice_from_options)

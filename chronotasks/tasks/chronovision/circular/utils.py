@@ -17,5 +17,4 @@ from chronotasks.tasks.variants import (  # noqa: F401  (aggregations the YAML n
 )
 
 loc_docs = make_circular_process_docs(base.loc_docs)
-loc_process_results = make_circular_process_results(
-    base.loc_process_results, choice_from_options, accuracy_key="ACC_A")
+loc_process_results = make_circular_process_results(base.loc_process_results, choice_from_options, accuracy_key="ACC_A")

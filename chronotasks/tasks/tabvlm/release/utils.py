@@ -31,10 +31,15 @@ from chronotasks.tasks.tabvlm.utils import (  # noqa: F401  (aggregations the YA
     period_distance_chance,
 )
 
-TEMPLATES = {"style_period_attribution": "release_style_period", "chronological_sequence": "release_sequence",
-             "manufacturing_technique": "release_select_all", "material_availability": "release_select_all",
-             "period_grouping": "release_grouping", "odd_one_out_period": "release_odd_one_out"}
-PER_PERIOD = "period_acc_"   # the base style-period task's per-period keys: not part of the release protocol
+TEMPLATES = {
+    "style_period_attribution": "release_style_period",
+    "chronological_sequence": "release_sequence",
+    "manufacturing_technique": "release_select_all",
+    "material_availability": "release_select_all",
+    "period_grouping": "release_grouping",
+    "odd_one_out_period": "release_odd_one_out",
+}
+PER_PERIOD = "period_acc_"  # the base style-period task's per-period keys: not part of the release protocol
 
 
 def numbered(base_docs):
@@ -43,9 +48,10 @@ def numbered(base_docs):
     def process_docs(placeholder: datasets.Dataset) -> datasets.Dataset:
         docs = base_docs(placeholder).to_list()
         return datasets.Dataset.from_list(
-            [{**doc, "answer_space": replace(AnswerSpace.of_doc(doc), numbered=True).to_json()} for doc in docs])
+            [{**doc, "answer_space": replace(AnswerSpace.of_doc(doc), numbered=True).to_json()} for doc in docs]
+        )
 
-    if hasattr(base_docs, "task_data"):   # the records' file, named by check-data's messages
+    if hasattr(base_docs, "task_data"):  # the records' file, named by check-data's messages
         process_docs.task_data = base_docs.task_data
     return process_docs
 
@@ -57,7 +63,7 @@ material_docs = numbered(base.material_docs)
 grouping_docs = numbered(base.grouping_docs)
 odd_one_out_docs = numbered(base.odd_one_out_docs)
 doc_to_visual = base.doc_to_visual
-accuracy_release = mean          # the mean over the replies the release counts (None = left out)
+accuracy_release = mean  # the mean over the replies the release counts (None = left out)
 
 
 def doc_to_text(doc, lmms_eval_specific_kwargs=None):
@@ -75,4 +81,3 @@ def process_results(doc, results):
     out = {key: value for key, value in base.process_results(doc, results).items() if not key.startswith(PER_PERIOD)}
     score = None if out.get("image_failure") else release_score(doc["question_type"], results[0], gold_indices(doc["answer"]))
     return {**out, "accuracy_release": score, "dropped_release": float(score is None)}
-

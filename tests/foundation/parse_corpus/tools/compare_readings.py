@@ -24,17 +24,53 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parents[4]
 CORPUS = HERE / "tests" / "foundation" / "parse_corpus"
 # phrases put into replies: cues, corrections, conditions, negations, echoes, answers of other kinds
-PHRASES = ("Wait, ", "Actually, ", "If the glaze is later, ", "not ", "重新考虑，", "Image 2 ", "None of the options fit. ",
-           "```json\n", "**", "On second thought, ", "The answer is ", "Answer: ", "B, D, A, C", "A, C", "Option B. ", "(C) ",
-           "I'm not sure. ", "No, ", "— no, ", "Step 1: ", 'e.g. "1, 3" ', "Final answer: ", "答案：", "不是", "如果",
-           "assuming ", "rather than ", "the odd one out is ", "stands out", "✓ ", "✗ ", "1. ", "\n- ", "Correct: ",
-           "Let me reconsider. ")
+PHRASES = (
+    "Wait, ",
+    "Actually, ",
+    "If the glaze is later, ",
+    "not ",
+    "重新考虑，",
+    "Image 2 ",
+    "None of the options fit. ",
+    "```json\n",
+    "**",
+    "On second thought, ",
+    "The answer is ",
+    "Answer: ",
+    "B, D, A, C",
+    "A, C",
+    "Option B. ",
+    "(C) ",
+    "I'm not sure. ",
+    "No, ",
+    "— no, ",
+    "Step 1: ",
+    'e.g. "1, 3" ',
+    "Final answer: ",
+    "答案：",
+    "不是",
+    "如果",
+    "assuming ",
+    "rather than ",
+    "the odd one out is ",
+    "stands out",
+    "✓ ",
+    "✗ ",
+    "1. ",
+    "\n- ",
+    "Correct: ",
+    "Let me reconsider. ",
+)
 ENDINGS = ("B.", "2, 0, 1, 3", "Image 1.", "1972", "C and D.", "A")
 
 
 def variants(seed: int) -> list[dict]:
-    rows = [json.loads(line) for path in sorted(CORPUS.glob("*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for path in sorted(CORPUS.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     rows = [row for row in rows if row["answer_space"] is not None]
     rng = random.Random(seed)
     sentences = [part for row in rows for part in row["reply"].replace("\n", " \n ").split(". ") if 3 < len(part) < 200]
@@ -42,9 +78,18 @@ def variants(seed: int) -> list[dict]:
     for row in rows:
         reply = row["reply"]
         half = len(reply) // 2
-        for text in (reply, reply.upper(), reply.lower(), reply + " " + rng.choice(sentences), rng.choice(sentences) + ". " + reply,
-                     rng.choice(PHRASES) + reply, reply + "\n" + rng.choice(PHRASES) + rng.choice(ENDINGS),
-                     reply[:half] + rng.choice(PHRASES) + reply[half:], reply.replace(" ", "  "), reply.replace(",", " ,")):
+        for text in (
+            reply,
+            reply.upper(),
+            reply.lower(),
+            reply + " " + rng.choice(sentences),
+            rng.choice(sentences) + ". " + reply,
+            rng.choice(PHRASES) + reply,
+            reply + "\n" + rng.choice(PHRASES) + rng.choice(ENDINGS),
+            reply[:half] + rng.choice(PHRASES) + reply[half:],
+            reply.replace(" ", "  "),
+            reply.replace(",", " ,"),
+        ):
             out.append({key: row[key] for key in ("kind", "task", "answer_space", "options")} | {"reply": text})
     return out
 
@@ -69,7 +114,7 @@ def read_all(tree: str, rows_path: str, out_path: str) -> None:
             space = replace(space, asks=BY_TASK[row["task"]].answer_space.asks)
         try:
             value = canon(space._parse(row["reply"], row["options"]))
-        except Exception as error:   # (an exception is a reading too: it must not differ either)
+        except Exception as error:  # (an exception is a reading too: it must not differ either)
             value = f"exception {type(error).__name__}"
         lines.append(repr(value))
     Path(out_path).write_text("\n".join(lines), encoding="utf-8")
@@ -91,8 +136,10 @@ def main() -> int:
         rows_path = Path(folder, "rows.json")
         rows_path.write_text(json.dumps(rows, ensure_ascii=False), encoding="utf-8")
         outs = {name: str(Path(folder, name)) for name in ("other", "this")}
-        readers = [subprocess.Popen([sys.executable, __file__, "--read", tree, str(rows_path), outs[name]])
-                   for name, tree in (("other", str(Path(args.other).resolve())), ("this", str(HERE)))]
+        readers = [
+            subprocess.Popen([sys.executable, __file__, "--read", tree, str(rows_path), outs[name]])
+            for name, tree in (("other", str(Path(args.other).resolve())), ("this", str(HERE)))
+        ]
         if any(reader.wait() for reader in readers):
             print("a checkout failed to read the rows", file=sys.stderr)
             return 2

@@ -27,8 +27,14 @@ from chronotasks.scoring.t2i import parse_verdict
 LETTERS = "ABCDEFGHIJ"
 # The first catalog (batches 8 and 9) listed period names of its own for MuseBench labels, not Table 6's:
 # --v1-periods reads them as Table 6 names (Liao and the Jurchen Jin have no Table 6 row: no answer).
-V1_PERIODS = {"Prehistoric": "Neolithic", "Northern and Southern": "Northern and Southern Dynasties", "Republic": "Republic of China",
-              "PRC": "People's Republic of China", "Liao": None, "Jin (Jurchen)": None}
+V1_PERIODS = {
+    "Prehistoric": "Neolithic",
+    "Northern and Southern": "Northern and Southern Dynasties",
+    "Republic": "Republic of China",
+    "PRC": "People's Republic of China",
+    "Liao": None,
+    "Jin (Jurchen)": None,
+}
 JUDGE_PROMPTS = {"judge_yes_no": "standard", "judge_rating": "judging"}
 
 
@@ -77,8 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fold", type=int, help="write the rows in the corpus' form, batch blind-N")
     parser.add_argument("--v1-periods", action="store_true", help="MuseBench labels use the first catalog's period names")
     args = parser.parse_args(argv)
-    rows = [(n, json.loads(line)) for n, line in enumerate(Path(args.batch).read_text(encoding="utf-8").splitlines(), 1)
-            if line.strip()]
+    rows = [(n, json.loads(line)) for n, line in enumerate(Path(args.batch).read_text(encoding="utf-8").splitlines(), 1) if line.strip()]
     if args.fold is not None:
         for n, row in rows:
             value = label_value(row, args.v1_periods)
@@ -86,8 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             out = {k: row.get(k) for k in ("kind", "task", "style", "answer_space", "options", "reply")}
             if out["kind"] == "dynasty":
                 out["answer_space"] = {"kind": "dynasty"}
-            print(json.dumps({**out, "label": label, "note": row.get("note", ""), "batch": f"blind-{args.fold}:{n}"},
-                             ensure_ascii=False))
+            print(json.dumps({**out, "label": label, "note": row.get("note", ""), "batch": f"blind-{args.fold}:{n}"}, ensure_ascii=False))
         return 0
     agree, silent, total = Counter(), Counter(), Counter()
     misses = []
@@ -99,11 +103,15 @@ def main(argv: list[str] | None = None) -> int:
             continue
         wrong = got is not None
         silent[row["kind"]] += wrong
-        misses.append(f"{'SILENT WRONG' if wrong else 'abstained   '} line {n} [{row['task']}, {row.get('style')}] "
-                      f"label {want!r} read {got!r}\n    {row['reply']!r}")
+        misses.append(
+            f"{'SILENT WRONG' if wrong else 'abstained   '} line {n} [{row['task']}, {row.get('style')}] "
+            f"label {want!r} read {got!r}\n    {row['reply']!r}"
+        )
     n_all = sum(total.values())
-    print(f"{n_all} replies: agreement {100 * sum(agree.values()) / n_all:.1f}% ({sum(agree.values())}/{n_all}), "
-          f"silent wrong {sum(silent.values())}")
+    print(
+        f"{n_all} replies: agreement {100 * sum(agree.values()) / n_all:.1f}% ({sum(agree.values())}/{n_all}), "
+        f"silent wrong {sum(silent.values())}"
+    )
     for kind in sorted(total):
         print(f"  {kind:14s} {agree[kind]:4d}/{total[kind]:<4d} silent wrong {silent[kind]}")
     print("\n".join(misses))
