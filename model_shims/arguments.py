@@ -37,7 +37,7 @@ BACKENDS: dict[str, str] = {
 
 SUMMARY: dict[str, str] = {
     "chrono_random": "uniform over each question's answer space (a letter, any subset, any permutation, a year in range, "
-    '"1"/"2"); the empty reply to free-text questions; a new draw for each -n repeat. No weights',
+    '"1"/"2"); the empty reply to free-text questions. No weights',
     "chrono_constant": 'the same reply to every question (e.g. always "Qing", always "2010"). No weights',
     "chrono_grayscale_prior": 'two-image "which is earlier" questions: the less colourful image ("grayscale is old"); '
     "else random. No weights",
