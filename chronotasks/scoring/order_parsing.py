@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, HYPOTHETICAL, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
-from chronotasks.scoring.letters import letters_for, option_mentions
+from chronotasks.scoring.option_texts import letters_for, option_mentions
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,

@@ -1,0 +1,569 @@
+"""A set of option letters read from a reply, and exactly k of n ("the three of one period").
+
+The reader lists the sets the reply states (``Candidate``s, in the order a grader reads them: a JSON
+answer field, a reply that is only letters, per-option marks, a list of options introduced as the
+answer, the text after an answer cue, a conclusion, what it says of availability, the whole reply) and
+``candidates.decide`` keeps one only when nothing contradicts it. Within a statement a set is the one
+run of options it lists ("C, D (A and B came later)": the aside is not part of the answer); two runs
+("Not available: C, D. Available: A, B."), alternatives ("A or C", "C, D, and maybe B"), a letter
+outside the options or no answer at all give ``None``.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator, Sequence
+
+from chronotasks.scoring.availability import (
+    _ABOUT_AVAILABILITY,
+    _ANSWER_AFTER_PREDICATE,
+    _AVAILABLE,
+    _UNAVAILABLE,
+    POLARITY,
+    _caption_only,
+    _polarity,
+    _said_available,
+    _said_unavailable,
+)
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.json_answer import json_answer
+from chronotasks.scoring.letter_patterns import (
+    _ALL_BUT,
+    _AND,
+    _ARTICLE_NEXT,
+    _ASIDE,
+    _LEAD_CHARS,
+    _LEAD_LIST,
+    _LETTER_ASKED,
+    _LETTER_STOP,
+    _NOT_ARTICLE,
+    _OPTION_LINE,
+    _OR,
+    _OR_BETWEEN,
+)
+from chronotasks.scoring.letters import _content, _is_options_listing, _labelled_option
+from chronotasks.scoring.option_marks import _line_verdicts, _verdicts
+from chronotasks.scoring.option_texts import Mentions, _blank, _runs, _variants, letters_for, option_mentions
+from chronotasks.scoring.reply_text import (
+    ANYWHERE_LIMIT,
+    HEDGE,
+    SENTENCE_END,
+    UNSURE,
+    WALKTHROUGH,
+    cut_off,
+    first_clause,
+    hedged_after,
+    lower,
+    normalize,
+    regions,
+)
+
+_NONE_SET = re.compile(
+    r"^\s*(?:none\b|no\s+(?:options?|letters?|techniques?|materials?|answers?)\b|neither\b|nothing\b|empty\b)|^\s*(?:都不|均不|全都不|全不|没有|无|以上都不|一个都没有)",
+    re.IGNORECASE,
+)
+
+
+_ALL_SET = re.compile(
+    r"^\s*(?:all\b(?:\s+(?:of\s+them|of\s+the\s+(?:above|options|listed\s+\w+)|four|five|options|the\s+options|\w+\s+\w+))?|every\s+(?:option|one|choice|letter)|each\s+option|both)"
+    r"|^\s*(?:都|全部|全都|均|所有)",
+    re.IGNORECASE,
+)
+
+
+_K_SPLIT = re.compile(SENTENCE_END + r"|;|,\s*(?:while|whereas|but)\b|\bwhile\b|\bwhereas\b")
+
+
+_ENUMERATION = re.compile(r"\(?[A-Z][.)]\s+[^,;\n]+(?:(?:[,;]|,?\s+and)\s*\(?[A-Z][.)]\s+[^,;\n]+)+")
+
+
+# A line that starts with an option: "- B. iron forging", "2. **Artifact E** – ...", "C"
+_ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)]|\(\d{1,2}\))?[ \t]*(?:(?i:options?|artifacts?|artefacts?|images?|letters?|choices?)[ \t]*#?[ \t]*)?"
+                   r"\(?([A-Z])(?![A-Za-z0-9])\)?[ \t]*(?:[.):\-–—](?![ \t]*\(?[A-Z](?![A-Za-z0-9]))|$)", re.MULTILINE)
+
+
+# After an option's text at the start of an item line: the line ends or goes on after a separator.
+_AFTER_ITEM_TEXT = re.compile(r"[ \t]*(?:\([^()\n]*\)[ \t]*|（[^（）\n]*）[ \t]*)?(?:$|[:：,\-–—]|\.(?:\s|$))")  # not "Stone (B) was available"
+
+
+_WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]{2}")
+
+
+_ITEM_WORDS = 6  # an answer list names each option ("C — lost-wax casting"); more words describe it
+
+
+_LINE_ENDS_COLON = re.compile(r"[:：][ \t]*(?=\n)")
+
+
+# A line that introduces the answer as a list: "The correct options are:", "The three ... are:"
+_INTRO = re.compile(r"(?=[aicswAICSW答是])(?:\b(?:are|is|answers?|correct|select(?:ed)?|cho(?:ose|sen)|would(?:\s+not)?\s+have\s+been\s+\w+|were)\b[^\n]{0,40}|答案[^\n]{0,10}|是)[:：]\s*$", re.IGNORECASE)
+
+
+_COMPACT = re.compile(r"[\s(\[{'\"]*([A-Z]{2,26})[\s)\]}'\".]*")
+
+
+# a reply that is only a list of letters: "A, C", "B and D", "(A), (C), (E)", "C & D." (read without looking for cues)
+_PLAIN_LIST = re.compile(r"\s*\(?[A-Z]\)?(?:(?:[ \t]*[,&][ \t]*(?:and[ \t]+)?|[ \t]+and[ \t]+)\(?[A-Z]\)?)*[ \t]*\.?\s*")
+
+
+_PLAIN_LETTER = re.compile(r"[A-Z]")
+
+
+_ENUM_LETTER = re.compile(r"(?:^|[,;]|\band\b)\s*\(?([A-Z])[.)]")
+
+
+_OR_NEXT = re.compile(r"\s*" + _OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")
+
+
+_OR_WORD = re.compile(r"\s*" + _OR)
+
+
+_DASH_WORD = re.compile(r"\s*[-–]\s*[a-z]")
+
+
+_BULLET_LINE = re.compile(r"^[ \t]*[-*•][ \t]+\S", re.MULTILINE)
+
+
+_BRACKETED_LETTER = re.compile(r"\(([A-Z])\)")
+
+
+def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
+    """The set of letters a statement gives: a letter list, "none", "all", "all but C", ordinals,
+    option texts. CONFLICT for alternatives ("A or C", "C, D, and maybe B"), two lists ("C, D ...
+    A, B ...") or a letter outside the options; asides in brackets are not part of the list."""
+    valid = letters_for(n)
+    body = clause.strip()
+    if not body:
+        return None
+    if _LETTER_ASKED.search(body):
+        return CONFLICT
+    but = _ALL_BUT.search(body)
+    if but:
+        rest = but.group(1) if but.group(1) is not None else but.group(2) or ""
+        lead = _LEAD_LIST.match(rest)
+        excluded = set(Mentions(lead.group(1) if lead else first_clause(rest), n, options).primary())
+        if excluded and excluded <= set(valid):
+            return frozenset(set(valid) - excluded)
+    if _NONE_SET.search(body):
+        return frozenset()
+    compact = _COMPACT.fullmatch(body)
+    if compact and len(set(compact.group(1))) == len(compact.group(1)):  # "AC"
+        return frozenset(compact.group(1)) if set(compact.group(1)) <= set(valid) else CONFLICT
+    hedged = _OR_BETWEEN.search(body) is not None or HEDGE.search(lower(body)) is not None
+    plain = _blank(body, [(m.start(), m.end()) for m in _ASIDE.finditer(body)]) if "(" in body or "（" in body else body
+    m = Mentions(plain, n, options, allow_lower=len(body) <= 12)
+    found = m.primary()
+    labels = _BRACKETED_LETTER.findall(body)
+    if len(labels) >= 2 and len(set(labels)) == len(labels) and {c for _, _, c in m.letters} <= set(labels):
+        # "the rim fragment (B), the pot (D), and the small clay figure (E)": items named with their letters
+        return CONFLICT if hedged or not set(labels) <= set(valid) else frozenset(labels)
+    if _ALL_SET.search(body) and (not found or set(found) == set(valid)):
+        return frozenset(valid)
+    if not found:
+        return CONFLICT if hedged and Mentions(body, n, options).primary() else None
+    if hedged:
+        return CONFLICT
+    if any(c not in valid for c in found):
+        return CONFLICT
+    runs = _runs(plain, m)
+    if len({frozenset(r) for r in runs}) > 1:
+        head = _sentence_after_letter(body, n, options)
+        return _set_in_clause(head, n, options) if head else CONFLICT
+    return frozenset(found)
+
+
+def _sentence_after_letter(body: str, n: int, options) -> str | None:
+    """The first sentence of "C, D. Terracotta and stone were in use.": a letter's full stop ends
+    the sentence when what follows is not that option's text ("C. Early Medieval Period")."""
+    for m in _LETTER_STOP.finditer(body):
+        after = body[m.end():].lower()
+        letter = ord(m.group(1)) - ord("A")
+        if options and 0 <= letter < len(options) and any(after.startswith(v) for v in _variants(options[letter])):
+            continue
+        return body[:m.start() + 1]
+    return None
+
+
+def _compact(s: str, n: int) -> str | None:
+    m = _COMPACT.fullmatch(s)
+    if m and len(set(m.group(1))) == len(m.group(1)):
+        return m.group(1)
+    return None
+
+
+_MORE_AFTER_ASIDE = re.compile(r"\s*(?:\([^()\n]{1,60}\)|（[^（）\n]{1,60}）)\s*(?:[,;&]|" + _AND + r")\s*\(?[A-Z](?![A-Za-z0-9])")
+
+
+def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
+    """A line that starts with the answer: "A, B, C. Lithography (D) is later." -> {A, B, C};
+    "C. lost-wax casting, D. coil technique" -> {C, D}; "C, D (A and B came later)" -> {C, D}."""
+    if _ENUMERATION.fullmatch(line.strip().rstrip(".")):
+        enumerated = frozenset(_ENUM_LETTER.findall(line.strip()))
+        return enumerated if enumerated <= set(letters_for(n)) else CONFLICT
+    m = _LEAD_LIST.match(line)
+    if not m:
+        return None
+    rest = line[m.end():]
+    if re.match(r"\s*:\s*\S", rest) and m.group(1) == line[:m.end()].strip():
+        return None  # "A: available" heads a line about option A
+    if m.group(1) == "A" and (word := _ARTICLE_NEXT.match(rest)) and word.group(1) not in _NOT_ARTICLE:
+        return None  # "A silver coin with a portrait": the article (a caption, not an answer)
+    if _OR_NEXT.match(rest) or _DASH_WORD.match(rest):
+        return CONFLICT if _OR_WORD.match(rest) else None
+    if _MORE_AFTER_ASIDE.match(rest):   # "A（アルミニウム）とD（アクリル絵具）": the list goes on after an aside
+        return _set_in_clause(first_clause(line), n, options)
+    got = _set_in_clause(m.group(1), n, None)
+    if got in (None, CONFLICT):
+        return got
+    tail = first_clause(rest.lstrip(" .;,)"))  # "B, C. D is also possible." hedges in the next sentence
+    if HEDGE.search(lower(tail)) and any(c not in got for c in Mentions(tail, n, options).all()):
+        return CONFLICT
+    if _list_goes_on(rest, n, options, got):
+        return None  # "B. C."
+    return got
+
+
+def _item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | None, int, int]:
+    """The options of the lines from ``start`` on that each start with one ("- B. iron forging",
+    "2. **Artifact E** – a bronze vessel", "C"), blank lines allowed between; (None, start, 0) when
+    there are none. Returns the set, where the block ends and the most words an item says after
+    its option (a walkthrough says sentences: "B. stone - Stone was widely used for tools.")."""
+    picked: list[str] = []
+    pos = start
+    end = start
+    wordiest = 0
+    for line in s[start:].split("\n"):
+        line_end = pos + len(line)
+        if line.strip():
+            m = _ITEM.match(line)
+            letter = m.group(1).upper() if m else None
+            after = m.end() if m else 0
+            if letter is None and options:
+                texts = option_mentions(line, options)
+                head = line.strip(" \t-*•+0123456789.)(")
+                if (texts and head.lower().startswith(line[texts[0][0]:texts[0][1]].lower())
+                        and _AFTER_ITEM_TEXT.match(line, texts[0][1])):
+                    letter = string.ascii_uppercase[texts[0][2]]
+                    after = texts[0][1]
+            if letter is None:
+                break
+            picked.append(letter)
+            wordiest = max(wordiest, len(_WORDS.findall(line[after:])))
+            end = line_end
+        pos = line_end + 1
+    if not picked or len(set(picked)) != len(picked):
+        return None, start, 0
+    return frozenset(picked), end, wordiest
+
+
+def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int, int]], asks: str | None = None,
+                cut: int | None = None) -> Iterator[Candidate]:
+    """Answers given as structure: a list of options under a line that introduces the answer ("The
+    correct options are:\\n- B. iron forging\\n- C. wheel-thrown pottery"), a reply that is only such
+    a list ("C\\nD", "1. C — lost-wax casting\\n2. D — coil"), per-option verdicts."""
+    valid = set(letters_for(n))
+    starts = [(0, False)] if "\n" in s and _ITEM.match(s) else []
+    for m in _LINE_ENDS_COLON.finditer(s):
+        line_start = s.rfind("\n", 0, m.start()) + 1
+        intro = s[line_start:m.end()]
+        if _INTRO.search(intro) and not WALKTHROUGH.search(intro):
+            starts.append((m.end() + 1, True))
+    for start, introduced in starts:
+        got, end, wordiest = _item_block(s, start, n, options)
+        if got is None:
+            continue
+        whole = start == 0 and (end >= len(s.rstrip()) or s[end:end + 2] == "\n\n")
+        if not introduced and (not whole or len(got) < 2 or "\n" not in s[:end] or wordiest > _ITEM_WORDS):
+            continue  # not a list given as the answer: a walkthrough that says something of each option
+        if not introduced and got == valid and k is None:
+            continue  # every option, one a line, with no introduction: a walkthrough
+        if k is not None and got <= valid and len(got) != k:
+            continue
+        value: frozenset[str] | str | None = got if got <= valid else CONFLICT
+        if end >= len(s.rstrip()) and cut is not None:
+            value = None   # the list runs to where the reply was cut off: it may go on ("- Block printing: This technique")
+        covered.append((start, end))
+        yield Candidate(value, start, "structure")
+    verdicts = _line_verdicts(s, n, options, asks)
+    if verdicts is not None:
+        yield Candidate(verdicts, 0, "structure")
+    if k is not None:
+        yield from _group_statements(s, n, options, k)
+
+
+# "Artifacts 2, 3 and 4 all show similar features", "B, C and E share the same glaze": a group of k said to be of one time
+_SAME_GROUP = re.compile(r"(?=[sabwcfg])\b(?:share|show\s+(?:a\s+)?(?:similar|the\s+same)|(?:are|were)\s+(?:all\s+)?(?:from|of)\s+the\s+same"
+                         r"|belong\s+(?:together|to\s+the\s+same)|(?:were|are)\s+(?:all\s+)?(?:likely\s+|probably\s+)?(?:made|created|produced)\s+(?:in|during)\s+the\s+same"
+                         r"|come\s+from\s+the\s+same|form\s+(?:a|the|one)\s+group|go\s+together)\b")   # (on lower(text))
+
+
+_GROUP_SENTENCE = re.compile(r"[^.!?;。\n]+")
+
+
+def _group_statements(s: str, n: int, options, k: int) -> Iterator[Candidate]:
+    """The groups of k options a reply says are of one time, each a statement of the answer (a reply
+    that opens "1, 3, 4" and explains "Artifacts 2, 3 and 4 all show similar features" gives two)."""
+    valid = set(letters_for(n))
+    low = lower(s)
+    if UNSURE.search(s):
+        return   # ("I can't determine which three ... A, C and D share some features, but so do B, C and D")
+    for sentence in _GROUP_SENTENCE.finditer(low):
+        same = _SAME_GROUP.search(low, sentence.start(), sentence.end())
+        if same is None:
+            continue
+        subject = s[sentence.start():same.start()]
+        if HEDGE.search(low, sentence.start(), same.start()):
+            continue
+        named = {c for _, _, c in Mentions(subject, n, options).letters}
+        if len(named) == k and named <= valid:
+            yield Candidate(frozenset(named), sentence.start(), "closing")
+
+
+def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | str | None:
+    """The set after an answer cue: a list of options on the following lines ("are:\\n- B\\n- C"), or
+    the first clause."""
+    head = region.lstrip(" \t:：=-–—")
+    if head.startswith("\n"):
+        offset = len(region) - len(head) + len(head) - len(head.lstrip("\n"))
+        got, _, _ = _item_block(region, offset, n, options)
+        if got is not None and (k is None or len(got) == k):
+            return got if got <= set(letters_for(n)) else CONFLICT
+    return _set_in_clause(first_clause(region), n, options)
+
+
+_ONLY_SEPARATORS = re.compile(r"[\s,;&/.()*\-–—]*(?:(?:plus|also|" + _AND + r")[\s,;&/.()*\-–—]*)*", re.IGNORECASE)
+
+
+def _list_goes_on(rest: str, n: int, options, got) -> bool:
+    """Whether a sentence after a set answer is itself only more options ("Porcelain. Paper.",
+    "B. C."): the answer goes on past its first sentence, so its first sentence alone is not it."""
+    for sentence in re.split(r"[.;。；\n]", rest):
+        if not sentence.strip():
+            continue
+        named = Mentions(sentence, n, options, allow_lower=len(sentence.strip()) <= 12)
+        spans = sorted((a, b) for a, b, _ in named.letters + named.texts)
+        if spans and _ONLY_SEPARATORS.fullmatch(_blank(sentence, spans)) and set(named.all()) - set(got):
+            return True
+    return False
+
+
+def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidate | None:
+    """A line that starts with the answer and goes on ("A, C. Lithography (D) is later.", "None of the
+    above. All of these were available."): a fallback reading."""
+    hi = s.find("\n", lo)
+    region = s[lo:min(len(s) if hi < 0 else hi, lo + _LEAD_CHARS)]  # a line that starts with the answer: its start
+    if k is None and _said_available(region):
+        return None  # a group said (not) available: which group answers is the polarity's call
+    got = _lead_list(region, n, options)
+    if got is None and len(first_clause(region)) <= 40:
+        clause = first_clause(region)
+        got = _set_in_clause(clause, n, options)
+        named = got if isinstance(got, frozenset) else frozenset()
+        if got not in (None, CONFLICT) and hedged_after(region[len(clause):], lambda w: bool(set(Mentions(w, n, options).all()) - named)):
+            got = CONFLICT  # "I would group A, C and E. B might also belong with them"
+        if got not in (None, CONFLICT) and _list_goes_on(region[len(clause):], n, options, got):
+            got = None  # "Porcelain. Paper."
+    if got not in (None, CONFLICT) and k is not None and len(got) != k:
+        got = None  # "B and E stand out as outliers: ..." names the other two of five
+    return Candidate(got, lo, "lead")
+
+
+# Chinese items joined by 和 / 与 / 及 / 、 before what is said of them ("失蜡法和石雕在这个时期都已经可以使用")
+_ZH_ITEMS = re.compile(r"[\u4e00-\u9fff]{2,8}(?:(?:和|与|及|以及|、)[\u4e00-\u9fff]{2,8})+")
+
+
+_ZH_JOINT = re.compile(r"和|与|以及|及|、")
+
+
+_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")   # a reply that gives option letters is read by them
+
+
+def _names_unknown_items(s: str, options) -> bool:
+    """Whether a reply that names options joins in a Chinese list items that name none (options rendered in words
+    our Chinese names do not hold, "泥条盘筑和手捏成型", "施釉和石雕 ..., 失蜡法也有"): the options read would be a part
+    of the set the reply gives (read only in a reply that names its options by text alone)."""
+    if not option_mentions(s, options):
+        return False
+    for m in _ZH_ITEMS.finditer(s):
+        named = [bool(option_mentions(item, options)) for item in _ZH_JOINT.split(m.group(0))]
+        if not all(named[1:]):   # (the first item may run on from the words before the list)
+            return True
+    return False
+
+
+def letter_set_candidates(
+    s: str, n: int, options, k: int | None = None, asks: str | None = None
+) -> Iterator[Candidate | None]:
+    """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
+    "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
+    valid = letters_for(n)
+    # only letters ("A, C"), or one option as the question lists it ("D. coil technique"): read without looking for cues
+    letters = _PLAIN_LETTER.findall(s) if _PLAIN_LIST.fullmatch(s) else []
+    if not letters and (listed := _labelled_option(s, n, options)):
+        letters = [listed]
+    if letters and len(set(letters)) == len(letters) and set(letters) <= set(valid) and (k is None or len(letters) == k):
+        yield Candidate(frozenset(letters), 0, "bare")
+        return
+    if asks is not None and _caption_only(s, n, options):
+        return
+    if options and not s.isascii() and not _ANY_LETTER.search(s) and _names_unknown_items(s, options):
+        yield Candidate(CONFLICT, 0, "cue")   # the set would be a part of what the reply names
+        return
+    cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
+
+    def sized(got, committed: bool = True):
+        """A set of the wrong size for k-of-n: no answer (CONFLICT when the statement commits to it)."""
+        if got in (None, CONFLICT) or k is None or len(got) == k:
+            return got
+        return CONFLICT if committed else None
+
+    if "{" in s or s.lstrip().startswith("["):
+        found = json_answer(s)
+        if found is not None:
+            inner = normalize(found[1], echoes=False)
+            inner_candidates = letter_set_candidates(inner, n, options, k, asks) if inner else iter(())
+            value = decide(inner_candidates, None)
+            yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
+            return
+    compact = _compact(s, n)
+    if compact is not None:
+        yield Candidate(sized(frozenset(compact)) if set(compact) <= set(valid) else CONFLICT, 0, "bare")
+        return
+    bare = s.strip(" .。!\"'")
+    if len(bare) <= 60 and _LEAD_LIST.fullmatch(bare):  # "C, D", "A、C、E", "[B, D]": only the answer
+        yield Candidate(sized(_set_in_clause(bare, n, None)), 0, "bare")
+        return
+    marked = None if _ABOUT_AVAILABILITY.search(s) else _verdicts(s, n)   # (marks said of availability: read with the polarity below)
+    if marked is not None:
+        yield Candidate(sized(marked), 0, "bare")
+        return
+    listing = _is_options_listing(s)
+    structures_done = False
+    covered: list[tuple[int, int]] = []
+    leads: list[int] = []  # lines that start with an answer and go on: read after the polarity, if at all
+    stated = False  # a committed answer was yielded
+    for how, lo, hi, final in regions(s):
+        if how == "fallbacks":
+            # "C and D would not have been available. A and B would.": with the question's polarity the
+            # groups are the answer; without, two groups are no answer. Read only when no answer was
+            # stated (what the reply says of each option's availability is its explanation then)
+            if not stated:  # fallbacks: read only when no answer was stated
+                polarity = _polarity(s, n, options, asks, cut) if k is None else None
+                # (not the line a cut-off reply stops in: "• Silk — ... by c. 2450 BCE, so";
+                # nor an item of a bulleted walkthrough: "• Stone — available (the tools themselves).")
+                walkthrough = len(_BULLET_LINE.findall(s)) >= 2
+                lead = [c for c in (_lead_candidate(s, lo_, n, options, k) for lo_ in leads
+                                    if (cut is None or s.find("\n", lo_) != -1) and not (walkthrough and _BULLET_LINE.match(s, lo_)))
+                        if c is not None]
+                if len({c.value for c in [polarity, *lead] if c is not None and c.value is not None}) > 1:
+                    # "A, C. Lithography (D) is later.", "Porcelain. Paper was also not available.",
+                    # "Porcelain.\nPaper.": the answer the reply opens with, what it says of availability
+                    # and the lines that start with options disagree
+                    yield Candidate(CONFLICT, 0, "lead")
+                yield polarity
+                yield from lead
+            yield FALLBACKS
+            continue
+        region = s[lo:hi]
+        if how == "bold":
+            continue
+        if how == "line":
+            if not structures_done:
+                structures_done = True
+                for cand in _structures(s, n, options, k, covered, asks, cut):
+                    stated = stated or cand.value is not None
+                    yield cand
+            if (listing and _OPTION_LINE.match(region)) or any(a <= lo <= b for a, b in covered):
+                continue   # (an option line of a listing; a line that is only an answer above a walkthrough is read)
+            if _LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
+                got = _lead_list(region, n, options)
+                stated = stated or got is not None
+                yield Candidate(sized(got, True), lo, "line", final)
+            else:
+                leads.append(lo)
+            continue
+        if how == "all":
+            yield Candidate(_set_anywhere(region, n, options, k), 0, how)
+            return
+        if how == "closing":  # "... the three from the same period are A, C and D."
+            clause = first_clause(region).strip(" .!*")
+            if _LEAD_LIST.fullmatch(clause):
+                stated = True
+                yield Candidate(sized(_set_in_clause(clause, n, None)), _content(s, lo, hi), how, final)
+            continue
+        got = _cue_set(region, n, options, k)
+        clause = first_clause(region)
+        if k is not None and how == "cue" and (got is None or (got != CONFLICT and len(got) != k and not _ends_here(clause, region))):
+            picked = _k_clause(region, n, options, k)
+            if picked is not None:
+                got = picked
+        if (how == "weak" and asks in POLARITY and got not in (None, CONFLICT) and got
+                and _said_unavailable(clause) not in (None, POLARITY[asks])):
+            # "..., so lithography and mechanical printing would not have been available." asked which were available:
+            # a conclusion about the other group, not the answer (an answer after a cue stands as given)
+            got = None
+        stated = stated or got is not None
+        yield Candidate(sized(got, how == "cue"), _content(s, lo, hi), how, final)
+
+
+def parse_letter_set(text, n_options: int = 4, options: Sequence[str] | None = None,
+                     k: int | None = None, asks: str | None = None) -> frozenset[str] | None:
+    """The set of option letters a reply gives, or None.
+
+    "A, C", "A and C", "AC", "[A, C]", "答案：C、D", "A ✓ B ✗ C ✓ D ✗", "A – yes, B – no, ...",
+    per-option table rows, "None" (the empty set), "all of them", "every option but C", "the first
+    and the third", option texts, a list of options one a line under "The correct options are:".
+    Alternatives ("A or C", "C, D, and maybe B"), two different lists, a letter outside the options
+    or no answer give None. With ``k``, the answer must have exactly k letters (and a clause naming
+    exactly k letters is preferred when the reply names the others too).
+    """
+    s = normalize(text)
+    if not s:
+        return None
+    return decide(letter_set_candidates(s, n_options, options, k, asks), cut_off(s))
+
+
+def _ends_here(clause: str, region: str) -> bool:
+    return len(region.strip()) - len(clause.strip()) < 3
+
+
+def _k_clause(s: str, n: int, options, k: int) -> frozenset[str] | str | None:
+    """The one clause of s naming exactly k letters ("B, D, E are from the same period; A and C are
+    older"); CONFLICT when clauses name different k-sets or one names alternatives."""
+    picked = set()
+    hedged = False
+    for clause in _K_SPLIT.split(s):
+        got = _set_in_clause(clause, n, options)
+        if got == CONFLICT:
+            hedged = hedged or _OR_BETWEEN.search(clause) is not None or HEDGE.search(lower(clause)) is not None
+        elif got is not None and len(got) == k:
+            picked.add(got)
+    if hedged and picked:
+        return CONFLICT
+    if len(picked) > 1:
+        return CONFLICT
+    return picked.pop() if picked else None
+
+
+def _set_anywhere(s: str, n: int, options, k: int | None) -> frozenset[str] | str | None:
+    if len(s) > ANYWHERE_LIMIT or UNSURE.search(s):
+        return None
+    if k is None and (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)) and not _ANSWER_AFTER_PREDICATE.search(lower(s)):
+        return None  # which options a statement of availability answers depends on the question (``_polarity``)
+    if k is not None:
+        got = _k_clause(s, n, options, k)
+        if got is not None:
+            return None if got == CONFLICT else got
+    if len(s) > 200:
+        return None
+    got = _set_in_clause(s, n, options)
+    return None if got == CONFLICT or (k is not None and got is not None and len(got) != k) else got
+
+
+def parse_k_of_n(text, n_options: int, k: int, options: Sequence[str] | None = None) -> frozenset[str] | None:
+    """Exactly k distinct option letters out of n (e.g. the 3 contemporaneous of 5), else None."""
+    return parse_letter_set(text, n_options, options, k=k)
+
+
+__all__ = ['letter_set_candidates', 'parse_k_of_n', 'parse_letter_set']
