@@ -8,14 +8,9 @@ import re
 
 from chronotasks.scoring.candidates import CONFLICT, Candidate
 from chronotasks.scoring.letter_patterns import _ALL_BUT, _ASIDE, _LEAD_LIST, _LETTER_STOP
+from chronotasks.scoring.normalization import lower
 from chronotasks.scoring.option_texts import Mentions, _blank, _runs, letters_for, lone_letters, option_mentions
-from chronotasks.scoring.reply_text import (
-    ANYWHERE_LIMIT,
-    STRONG_CUE,
-    WEAK_CUE,
-    first_clause,
-    lower,
-)
+from chronotasks.scoring.reply_text import ANYWHERE_LIMIT, STRONG_CUE, WEAK_CUE, first_clause
 
 _ABOUT_AVAILABILITY = re.compile(r"avail|exist|in\s+use|anachron|invented|可用|存在", re.IGNORECASE)
 

@@ -18,7 +18,8 @@ from bisect import bisect_right
 from collections.abc import Iterator
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
-from chronotasks.scoring.reply_text import cut_off, first_clause, inside, line_around, negated_spans, normalize, regions
+from chronotasks.scoring.normalization import normalize
+from chronotasks.scoring.reply_text import cut_off, first_clause, inside, line_around, negated_spans, regions
 
 # canonical name, year range (Table 6), aliases (Chinese and English, matched as substrings
 # for Chinese, as words for English). Order matters for overlapping aliases: longer first.

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer, json_values
+from chronotasks.scoring.normalization import lower, normalize
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     ORDINAL_WORDS,
@@ -24,9 +25,7 @@ from chronotasks.scoring.reply_text import (
     cut_off,
     first_clause,
     inside,
-    lower,
     negated_spans,
-    normalize,
     regions,
 )
 

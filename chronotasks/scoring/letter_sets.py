@@ -43,6 +43,7 @@ from chronotasks.scoring.letter_patterns import (
     _OR_BETWEEN,
 )
 from chronotasks.scoring.letters import _content, _is_options_listing, _labelled_option
+from chronotasks.scoring.normalization import lower, normalize
 from chronotasks.scoring.option_marks import _line_verdicts, _verdicts
 from chronotasks.scoring.option_texts import Mentions, _blank, _runs, _variants, letters_for, option_mentions
 from chronotasks.scoring.reply_text import (
@@ -54,8 +55,6 @@ from chronotasks.scoring.reply_text import (
     cut_off,
     first_clause,
     hedged_after,
-    lower,
-    normalize,
     regions,
 )
 

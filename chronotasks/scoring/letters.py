@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.letter_patterns import _ASIDE, _LEAD_CHARS, _LETTER_ASKED, _OPTION_LINE, _OR, _OR_BETWEEN
+from chronotasks.scoring.normalization import holds_any, lower, normalize, word_gate
 from chronotasks.scoring.option_texts import Mentions, _blank, _mask_abbreviations, _variants, letters_for, option_mentions
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
@@ -30,15 +31,11 @@ from chronotasks.scoring.reply_text import (
     cut_off,
     first_clause,
     hedged_after,
-    holds_any,
     inside,
     line_around,
-    lower,
     negated_spans,
-    normalize,
     regions,
     sentence_start,
-    word_gate,
 )
 
 _STRONG_MENTION = re.compile(

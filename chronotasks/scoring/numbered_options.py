@@ -17,7 +17,7 @@ import re
 import string
 from typing import Any
 
-from chronotasks.scoring.reply_text import DIGITS
+from chronotasks.scoring.normalization import DIGITS
 
 # (ASCII word characters only: in "3和4" the digits stand alone between Chinese words; "第3件", "3世纪",
 # "3个" are ordinals and counts, not option numbers)

@@ -8,12 +8,8 @@ import re
 
 from chronotasks.scoring.availability import _ABOUT_AVAILABILITY, _NOT_AVAILABLE_HEADER, POLARITY
 from chronotasks.scoring.candidates import CONFLICT
+from chronotasks.scoring.normalization import holds_any, lower, word_gate
 from chronotasks.scoring.option_texts import Mentions, letters_for
-from chronotasks.scoring.reply_text import (
-    holds_any,
-    lower,
-    word_gate,
-)
 
 # "A ✓ B ✗", "A – yes, B – no", "- C. lost-wax casting: ✓"
 # (one of which each match of _VERDICT holds, in lower case: "ye" and "fal", as "s" also matches "ſ" there)

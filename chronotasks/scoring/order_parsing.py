@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, HYPOTHETICAL, Candidate, decide
 from chronotasks.scoring.json_answer import json_answer
+from chronotasks.scoring.normalization import lower, normalize
 from chronotasks.scoring.option_texts import letters_for, option_mentions
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
@@ -26,8 +27,6 @@ from chronotasks.scoring.reply_text import (
     ZH_DIGITS,
     blank_label_prefixes,
     cut_off,
-    lower,
-    normalize,
     regions,
 )
 

@@ -38,9 +38,9 @@ from chronotasks.scoring.choice_parsing import parse_choice, parse_json_choice
 from chronotasks.scoring.json_answer import extract_json, extract_json_array
 from chronotasks.scoring.letter_sets import parse_k_of_n, parse_letter_set
 from chronotasks.scoring.letters import parse_letter
+from chronotasks.scoring.normalization import plain_text
 from chronotasks.scoring.option_texts import letters_for
 from chronotasks.scoring.order_parsing import parse_index_ordering, parse_ordering
-from chronotasks.scoring.reply_text import plain_text
 from chronotasks.scoring.verdict_parsing import parse_accept, parse_yes_no
 from chronotasks.scoring.year_parsing import parse_year
 

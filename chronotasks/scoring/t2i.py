@@ -24,7 +24,8 @@ import numpy as np
 
 from chronotasks.scoring.json_answer import extract_json
 from chronotasks.scoring.letters import parse_letter
-from chronotasks.scoring.reply_text import corrections, lower, normalize
+from chronotasks.scoring.normalization import lower, normalize
+from chronotasks.scoring.reply_text import corrections
 from chronotasks.scoring.verdict_parsing import parse_accept, parse_yes_no
 
 UNPARSED = None

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from chronotasks.scoring.reply_text import UNSURE, corrections, lower, normalize
+from chronotasks.scoring.normalization import lower, normalize
+from chronotasks.scoring.reply_text import UNSURE, corrections
 
 _FIRST = re.compile(
     r"^\W*(yes|yeah|yep|yup|no|nope|correct|incorrect|true|false|y|n|affirmative|negative|absolutely|definitely|certainly|indeed|"
