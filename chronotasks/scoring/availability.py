@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from chronotasks.scoring.candidates import CONFLICT, Candidate
+from chronotasks.scoring.candidates import CONFLICT, Candidate, Kind
 from chronotasks.scoring.letter_patterns import _ALL_BUT, _ASIDE, _LEAD_LIST, _LETTER_STOP
 from chronotasks.scoring.normalization import lower
 from chronotasks.scoring.option_texts import Mentions, _blank, _runs, letters_for, lone_letters, option_mentions
@@ -147,15 +147,15 @@ def _polarity(s: str, n: int, options, asks: str | None, cut: int | None = None)
             # a stated answer); option-by-option statements that stop short ("Paper was not
             # available. Stone was widely used. ...") do not
             if len(groups) == 1 and wanted:
-                return Candidate(wanted[0], 0, "lead")
+                return Candidate(wanted[0], 0, Kind.LEAD)
             return None
         if wanted and not other & set().union(*wanted):
-            return Candidate(frozenset().union(*wanted), 0, "structure")
+            return Candidate(frozenset().union(*wanted), 0, Kind.STRUCTURE)
         if other and not wanted:  # only the other group is said, and it is every option
-            return Candidate(frozenset(), 0, "structure")
-        return Candidate(CONFLICT, 0, "structure")
+            return Candidate(frozenset(), 0, Kind.STRUCTURE)
+        return Candidate(CONFLICT, 0, Kind.STRUCTURE)
     if len({negative for negative, _ in groups}) == 2:
-        return Candidate(CONFLICT, 0, "structure")
+        return Candidate(CONFLICT, 0, Kind.STRUCTURE)
     return None
 
 

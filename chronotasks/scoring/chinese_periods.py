@@ -17,7 +17,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator
 
-from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, Kind, decide
 from chronotasks.scoring.normalization import normalize
 from chronotasks.scoring.reply_text import cut_off, first_clause, inside, line_around, negated_spans, regions
 
@@ -189,14 +189,14 @@ def period_candidates(s: str) -> Iterator[Candidate]:
     """The periods a normalised reply states, in the order a grader reads them (a period named only
     to reject it, "应为唐代，而非宋代", not counted; two periods in one statement: CONFLICT)."""
     for how, lo, hi, final in regions(s):
-        if how == "fallbacks":
+        if how == Kind.FALLBACKS:
             yield FALLBACKS
             continue
-        if how == "line" and hi - lo > _ANSWER_LINE_CHARS:
+        if how == Kind.LINE and hi - lo > _ANSWER_LINE_CHARS:
             continue   # a paragraph, not an answer line (its periods are weighed in it)
-        if how == "bold":   # the line a bold period stands in ("可能属于**商代晚期**或**西周早期**。" names two)
+        if how == Kind.BOLD:   # the line a bold period stands in ("可能属于**商代晚期**或**西周早期**。" names two)
             lo, hi = line_around(s, lo, hi)
-        part = s[lo:hi] if how in ("all", "line", "bold") else first_clause(s[lo:hi])
+        part = s[lo:hi] if how in (Kind.ALL, Kind.LINE, Kind.BOLD) else first_clause(s[lo:hi])
         neg = negated_spans(part) + [(m.end(), m.end() + 8) for m in _IMITATION.finditer(part)]
         found = {name for start, end, name in dynasty_mentions(part)
                  if not inside(start, neg) and not _STYLE_AFTER.match(part, end)}
@@ -204,7 +204,7 @@ def period_candidates(s: str) -> Iterator[Candidate]:
             yield Candidate(found.pop(), lo, how, final)
         elif found:
             yield Candidate(CONFLICT, lo, how, final)
-        if how == "all":
+        if how == Kind.ALL:
             return
 
 

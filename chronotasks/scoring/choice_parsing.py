@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer, json_values
 from chronotasks.scoring.normalization import lower, normalize
 from chronotasks.scoring.reply_text import (
@@ -176,10 +176,10 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
         after = s[s.rfind("}") + 1:]
         revision = next(iter(corrections(lower(after))), None) if after.strip(" \n`") else None
         if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.': the revision, read first, outranks it
-            yield Candidate(_revised_choice(after[revision.end():], choices, asks), len(s) - len(after) + revision.end(), "cue", 2)
-        yield Candidate(answer or CONFLICT, field[0], "json", True)
+            yield Candidate(_revised_choice(after[revision.end():], choices, asks), len(s) - len(after) + revision.end(), Kind.CUE, 2)
+        yield Candidate(answer or CONFLICT, field[0], Kind.JSON, True)
         if not revision and after.strip(" \n`"):   # '{"answer": "1"}\n\nFinal answer: 2': a second answer after the JSON one
-            yield Candidate(decide(choice_candidates(after, choices, key, asks)), len(s) - len(after), "cue")
+            yield Candidate(decide(choice_candidates(after, choices, key, asks)), len(s) - len(after), Kind.CUE)
         if asks:
             concluded = [_concluded(text, choices, asks) for text in _reasoning(s, field[0], objects)]
             checks = [text for text in _reasoning(s, field[0], objects, _CHECK_KEYS) if _REVISED.search(lower(text))]
@@ -187,7 +187,7 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
                 return  # the self-check revised the reasoning's conclusion to the answer given ("Re-evaluating: ... So Image 2 is actually earlier.")
             for value in concluded:
                 # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
-                yield Candidate(value, s.rfind("}") + 1, "cue")
+                yield Candidate(value, s.rfind("}") + 1, Kind.CUE)
         return
     if asks and objects:
         role = _role_answer(objects, choices, asks)
@@ -197,35 +197,35 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     fragments = list(_key_field(key).finditer(s)) if ":" in s or "=" in s else []
     values = {_value(fragment.group(1), choices, asks) for fragment in fragments}
     if len(values) == 1:   # (two fields that differ, "Answer: 1 ... Answer: 2", are read as prose below)
-        yield Candidate(values.pop() or CONFLICT, fragments[0].start(), "json", True)
+        yield Candidate(values.pop() or CONFLICT, fragments[0].start(), Kind.JSON, True)
         return
     if "{" in s and _JSON_START.match(s):   # (its code fence's backticks are gone by now: "json\n{...")
         return  # a JSON reply that stops before its answer field
     stripped = s.strip(" .!\"'")
     if stripped in choices:
-        yield Candidate(stripped, 0, "bare")
+        yield Candidate(stripped, 0, Kind.BARE)
         return
     label = _BARE_LABEL.fullmatch(stripped)
     if label and label.group(1) in choices:
-        yield Candidate(label.group(1), 0, "bare")
+        yield Candidate(label.group(1), 0, Kind.BARE)
         return
     for how, lo, hi, final in regions(s):
-        if how == "fallbacks":
+        if how == Kind.FALLBACKS:
             yield FALLBACKS
             continue
         region = s[lo:hi]
-        if how == "all":
+        if how == Kind.ALL:
             yield Candidate(_anywhere(region, choices, asks), 0, how)
             return
-        clause = first_clause(region) if how not in ("line", "bold") else region
-        if how == "line" and (len(clause) > 60 or _LABEL_HEADING.match(clause)):
+        clause = first_clause(region) if how not in (Kind.LINE, Kind.BOLD) else region
+        if how == Kind.LINE and (len(clause) > 60 or _LABEL_HEADING.match(clause)):
             continue   # (not "Image 1: A woman using a laptop in a coffee shop.", a description under its label)
         if asks:
             compared = _compared(clause, choices, asks)
             if compared is not None:
                 yield Candidate(compared, lo, how, final)
                 continue
-        named = {c for _, _, c in _mentions(clause, choices, bare_numbers=how in ("cue", "line", "bold"))}
+        named = {c for _, _, c in _mentions(clause, choices, bare_numbers=how in (Kind.CUE, Kind.LINE, Kind.BOLD))}
         if len(named) == 1:
             c = named.pop()
             yield Candidate(c if c in choices else CONFLICT, lo, how, final)
@@ -268,7 +268,7 @@ def _role_answer(objects: list, choices: list[str], asks: str) -> Candidate | No
     found = {v for _, v in votes}
     if not found:
         return None
-    return Candidate(found.pop() if len(found) == 1 else CONFLICT, min(p for p, _ in votes), "json", True)
+    return Candidate(found.pop() if len(found) == 1 else CONFLICT, min(p for p, _ in votes), Kind.JSON, True)
 
 
 _REASONING_KEYS = re.compile(r"think|reason|analy|conclu|step_?3|summary|分析|推理|结论", re.IGNORECASE)

@@ -26,7 +26,7 @@ from chronotasks.scoring.availability import (
     _said_available,
     _said_unavailable,
 )
-from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.letter_patterns import (
     _ALL_BUT,
@@ -283,10 +283,10 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
         if end >= len(s.rstrip()) and cut is not None:
             value = None   # the list runs to where the reply was cut off: it may go on ("- Block printing: This technique")
         covered.append((start, end))
-        yield Candidate(value, start, "structure")
+        yield Candidate(value, start, Kind.STRUCTURE)
     verdicts = _line_verdicts(s, n, options, asks)
     if verdicts is not None:
-        yield Candidate(verdicts, 0, "structure")
+        yield Candidate(verdicts, 0, Kind.STRUCTURE)
     if k is not None:
         yield from _group_statements(s, n, options, k)
 
@@ -316,7 +316,7 @@ def _group_statements(s: str, n: int, options, k: int) -> Iterator[Candidate]:
             continue
         named = {c for _, _, c in Mentions(subject, n, options).letters}
         if len(named) == k and named <= valid:
-            yield Candidate(frozenset(named), sentence.start(), "closing")
+            yield Candidate(frozenset(named), sentence.start(), Kind.CLOSING)
 
 
 def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | str | None:
@@ -365,7 +365,7 @@ def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidat
             got = None  # "Porcelain. Paper."
     if got not in (None, CONFLICT) and k is not None and len(got) != k:
         got = None  # "B and E stand out as outliers: ..." names the other two of five
-    return Candidate(got, lo, "lead")
+    return Candidate(got, lo, Kind.LEAD)
 
 
 # Chinese items joined by 和 / 与 / 及 / 、 before what is said of them ("失蜡法和石雕在这个时期都已经可以使用")
@@ -402,12 +402,12 @@ def letter_set_candidates(
     if not letters and (listed := _labelled_option(s, n, options)):
         letters = [listed]
     if letters and len(set(letters)) == len(letters) and set(letters) <= set(valid) and (k is None or len(letters) == k):
-        yield Candidate(frozenset(letters), 0, "bare")
+        yield Candidate(frozenset(letters), 0, Kind.BARE)
         return
     if asks is not None and _caption_only(s, n, options):
         return
     if options and not s.isascii() and not _ANY_LETTER.search(s) and _names_unknown_items(s, options):
-        yield Candidate(CONFLICT, 0, "cue")   # the set would be a part of what the reply names
+        yield Candidate(CONFLICT, 0, Kind.CUE)   # the set would be a part of what the reply names
         return
     cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
 
@@ -423,19 +423,19 @@ def letter_set_candidates(
             inner = normalize(found[1], echoes=False)
             inner_candidates = letter_set_candidates(inner, n, options, k, asks) if inner else iter(())
             value = decide(inner_candidates, None)
-            yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
+            yield Candidate(CONFLICT if value is None else value, found[0], Kind.JSON, True)
             return
     compact = _compact(s, n)
     if compact is not None:
-        yield Candidate(sized(frozenset(compact)) if set(compact) <= set(valid) else CONFLICT, 0, "bare")
+        yield Candidate(sized(frozenset(compact)) if set(compact) <= set(valid) else CONFLICT, 0, Kind.BARE)
         return
     bare = s.strip(" .。!\"'")
     if len(bare) <= 60 and _LEAD_LIST.fullmatch(bare):  # "C, D", "A、C、E", "[B, D]": only the answer
-        yield Candidate(sized(_set_in_clause(bare, n, None)), 0, "bare")
+        yield Candidate(sized(_set_in_clause(bare, n, None)), 0, Kind.BARE)
         return
     marked = None if _ABOUT_AVAILABILITY.search(s) else _verdicts(s, n)   # (marks said of availability: read with the polarity below)
     if marked is not None:
-        yield Candidate(sized(marked), 0, "bare")
+        yield Candidate(sized(marked), 0, Kind.BARE)
         return
     listing = _is_options_listing(s)
     structures_done = False
@@ -443,7 +443,7 @@ def letter_set_candidates(
     leads: list[int] = []  # lines that start with an answer and go on: read after the polarity, if at all
     stated = False  # a committed answer was yielded
     for how, lo, hi, final in regions(s):
-        if how == "fallbacks":
+        if how == Kind.FALLBACKS:
             # "C and D would not have been available. A and B would.": with the question's polarity the
             # groups are the answer; without, two groups are no answer. Read only when no answer was
             # stated (what the reply says of each option's availability is its explanation then)
@@ -459,15 +459,15 @@ def letter_set_candidates(
                     # "A, C. Lithography (D) is later.", "Porcelain. Paper was also not available.",
                     # "Porcelain.\nPaper.": the answer the reply opens with, what it says of availability
                     # and the lines that start with options disagree
-                    yield Candidate(CONFLICT, 0, "lead")
+                    yield Candidate(CONFLICT, 0, Kind.LEAD)
                 yield polarity
                 yield from lead
             yield FALLBACKS
             continue
         region = s[lo:hi]
-        if how == "bold":
+        if how == Kind.BOLD:
             continue
-        if how == "line":
+        if how == Kind.LINE:
             if not structures_done:
                 structures_done = True
                 for cand in _structures(s, n, options, k, covered, asks, cut):
@@ -478,14 +478,14 @@ def letter_set_candidates(
             if _LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
                 got = _lead_list(region, n, options)
                 stated = stated or got is not None
-                yield Candidate(sized(got, True), lo, "line", final)
+                yield Candidate(sized(got, True), lo, Kind.LINE, final)
             else:
                 leads.append(lo)
             continue
-        if how == "all":
+        if how == Kind.ALL:
             yield Candidate(_set_anywhere(region, n, options, k), 0, how)
             return
-        if how == "closing":  # "... the three from the same period are A, C and D."
+        if how == Kind.CLOSING:  # "... the three from the same period are A, C and D."
             clause = first_clause(region).strip(" .!*")
             if _LEAD_LIST.fullmatch(clause):
                 stated = True
@@ -493,17 +493,17 @@ def letter_set_candidates(
             continue
         got = _cue_set(region, n, options, k)
         clause = first_clause(region)
-        if k is not None and how == "cue" and (got is None or (got != CONFLICT and len(got) != k and not _ends_here(clause, region))):
+        if k is not None and how == Kind.CUE and (got is None or (got != CONFLICT and len(got) != k and not _ends_here(clause, region))):
             picked = _k_clause(region, n, options, k)
             if picked is not None:
                 got = picked
-        if (how == "weak" and asks in POLARITY and got not in (None, CONFLICT) and got
+        if (how == Kind.WEAK and asks in POLARITY and got not in (None, CONFLICT) and got
                 and _said_unavailable(clause) not in (None, POLARITY[asks])):
             # "..., so lithography and mechanical printing would not have been available." asked which were available:
             # a conclusion about the other group, not the answer (an answer after a cue stands as given)
             got = None
         stated = stated or got is not None
-        yield Candidate(sized(got, how == "cue"), _content(s, lo, hi), how, final)
+        yield Candidate(sized(got, how == Kind.CUE), _content(s, lo, hi), how, final)
 
 
 def parse_letter_set(text, n_options: int = 4, options: Sequence[str] | None = None,

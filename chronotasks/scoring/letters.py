@@ -17,7 +17,7 @@ import re
 import string
 from collections.abc import Iterator, Sequence
 
-from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.letter_patterns import _ASIDE, _LEAD_CHARS, _LETTER_ASKED, _OPTION_LINE, _OR, _OR_BETWEEN
 from chronotasks.scoring.normalization import holds_any, lower, normalize, word_gate
@@ -162,7 +162,7 @@ def _json_letter(s: str, n: int, options) -> Candidate | None:
         value = _letter_in_clause(first_clause(inner), n, options, "")
     if value is not None and value != CONFLICT and value not in letters_for(n):
         value = CONFLICT
-    return Candidate(value or CONFLICT, pos, "json", True)
+    return Candidate(value or CONFLICT, pos, Kind.JSON, True)
 
 
 _CONCESSION = re.compile(r"(?:although|though|while|even\s+though|despite)\b[^,]*,[^,]*$", re.IGNORECASE)
@@ -192,7 +192,7 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate | None]:
     valid = letters_for(n)
     bare = _bare_letter(s, n, options) or _labelled_option(s, n, options)
     if bare is not None:
-        yield Candidate(bare if bare in valid else CONFLICT, 0, "bare")
+        yield Candidate(bare if bare in valid else CONFLICT, 0, Kind.BARE)
         return
     if "{" in s:
         yield _json_letter(s, n, options)
@@ -201,18 +201,18 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate | None]:
     outside = _NONE_OF_THE_OPTIONS.search(s) if holds_any(low, _OUTSIDE_WORDS) else None
     ranked_only = False   # the only "... is X." said which is oldest or newest
     for how, lo, hi, final in regions(s, odd=True):
-        if how == "fallbacks":
+        if how == Kind.FALLBACKS:
             if outside:
                 # "None of the given options corresponds exactly to the Liao.": the answer is outside the options,
                 # unless an answer stated as final comes after it ("Liao is not among the options ... so I lean towards A")
-                yield Candidate(CONFLICT, outside.start(), "cue")
+                yield Candidate(CONFLICT, outside.start(), Kind.CUE)
             yield FALLBACKS
             continue
         region = s[lo:hi]  # ("odd": "The artifact in image D is the odd one out." is read as a cue)
-        if how == "closing" and _AGE_SUPERLATIVE.search(low, sentence_start(low, lo), lo):
+        if how == Kind.CLOSING and _AGE_SUPERLATIVE.search(low, sentence_start(low, lo), lo):
             ranked_only = True   # "The oldest artifact is A, a chipped stone tool.": which is oldest, not the asked answer
             continue
-        if how == "line":
+        if how == Kind.LINE:
             if listing and (lo == 0 or lo != s.rfind("\n") + 1 or _bare_letter(region, n, options) is None):
                 continue   # (a listing's lines; but a last line that is only a letter, below the listing, is its answer)
             bare = _bare_letter(region, n, options)
@@ -223,12 +223,12 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate | None]:
             elif _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
                 clause = first_clause(region[:_LEAD_CHARS])
                 if not _asked(region, clause):
-                    yield Candidate(_letter_in_clause(clause, n, options, s[lo + len(clause):lo + len(clause) + _LEAD_CHARS]), lo, "lead")
+                    yield Candidate(_letter_in_clause(clause, n, options, s[lo + len(clause):lo + len(clause) + _LEAD_CHARS]), lo, Kind.LEAD)
             continue
-        if how == "all":  # (not a walkthrough of the options that never says which)
+        if how == Kind.ALL:  # (not a walkthrough of the options that never says which)
             yield Candidate(None if listing or ranked_only else _letter_anywhere(region, n, options), 0, how)
             return
-        if how == "bold":
+        if how == Kind.BOLD:
             bare = _bare_letter(region, n, options)
             if bare is not None:
                 line_start, line_end = line_around(s, lo, hi)
@@ -242,14 +242,14 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate | None]:
         if _asked(region.lstrip(" \t:：=-–—,\n\r\"'"), clause):
             yield Candidate(CONFLICT, _content(s, lo, hi), how, final)
             continue
-        ranked = how == "cue" and _RANKED.search(low, max(0, lo - 40), lo) is not None
-        if how == "cue" and REVERSE_CUE.match(low, hi) and _CONCESSION.match(region.lstrip()):
+        ranked = how == Kind.CUE and _RANKED.search(low, max(0, lo - 40), lo) is not None
+        if how == Kind.CUE and REVERSE_CUE.match(low, hi) and _CONCESSION.match(region.lstrip()):
             # "Although C could also be from an earlier period, A is the most likely answer.": the answer
             # is the subject after the concession, the concession's option an alternative ranked below it
             clause, ranked = region[region.rfind(",") + 1:], True
-        elif (how == "odd" or how == "cue" and REVERSE_CUE.match(low, hi)) and _REASON_FIRST.match(region.lstrip()):
+        elif (how == Kind.ODD or how == Kind.CUE and REVERSE_CUE.match(low, hi)) and _REASON_FIRST.match(region.lstrip()):
             clause = region[region.rfind(",") + 1:]
-        yield Candidate(_letter_in_clause(clause, n, options, region[len(clause):], how == "closing", ranked), _content(s, lo, hi), how, final)
+        yield Candidate(_letter_in_clause(clause, n, options, region[len(clause):], how == Kind.CLOSING, ranked), _content(s, lo, hi), how, final)
 
 
 def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None) -> str | None:

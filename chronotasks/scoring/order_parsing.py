@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, HYPOTHETICAL, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, HYPOTHETICAL, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.normalization import lower, normalize
 from chronotasks.scoring.option_texts import letters_for, option_mentions
@@ -360,21 +360,21 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
 
     supposed: list[tuple[int, int]] = []  # where an order is stated under a condition
     for how, lo, hi, final in regions(t):
-        if how == "fallbacks":
+        if how == Kind.FALLBACKS:
             yield FALLBACKS
             continue
-        if how == "bold":
+        if how == Kind.BOLD:
             continue
         if how == HYPOTHETICAL:
             supposed.append((lo, hi))
-        if how == "line":
+        if how == Kind.LINE:
             if not structured_done:
                 structured_done = True
                 for structured in (_numbered(t, items, s), _table(t, items), _bulleted(t, items, s)):
-                    yield Candidate(structured, 0, "structure")
+                    yield Candidate(structured, 0, Kind.STRUCTURE)
             stated = [(at, value) for at, value in _runs(t, items, lo, hi, s) if not any(a <= at < b for a, b in supposed)]
             yield Candidate(_one(stated), lo, how, final)
-        elif how == "all":
+        elif how == Kind.ALL:
             found = _one(_runs(t, items, raw=s))
             if found is None and len(t) <= ANYWHERE_LIMIT:
                 found = _prose(t, items)
@@ -384,10 +384,10 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
             head = t[lo:hi].lstrip(" \t:=-–—,\n")
             line_start = hi - len(head)
             line_end = t.find("\n", line_start, hi)
-            if how == "closing" and len(items.single.findall(t, line_start, line_start + 80)) < items.n:
+            if how == Kind.CLOSING and len(items.single.findall(t, line_start, line_start + 80)) < items.n:
                 continue  # "... is C." names one item: no ordering there
             found = _one(runs_from(line_start, hi if line_end < 0 else line_end))
-            if found is None and how == "cue":   # (a direction on the cue's line counts: "the order from most recent to oldest:\n\n1. C ...")
+            if found is None and how == Kind.CUE:   # (a direction on the cue's line counts: "the order from most recent to oldest:\n\n1. C ...")
                 found = _numbered(t, items, s, lo, hi)
             yield Candidate(found, line_start, how, final)
 
@@ -425,7 +425,7 @@ def ordering_candidates(s: str, n: int, base: int | None = None, options=None) -
     if found is not None:
         inner = normalize(found[1], echoes=False)
         value = decide(ordering_candidates(inner, n, base, options)) if inner else None
-        yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
+        yield Candidate(CONFLICT if value is None else value, found[0], Kind.JSON, True)
         return
     bare = s.strip(" \t\n.[](){}\"'")
     if _BARE_LIST.fullmatch(bare):   # only the order, on one line: read without looking for cues
@@ -436,10 +436,10 @@ def ordering_candidates(s: str, n: int, base: int | None = None, options=None) -
         items = _items(n, base, base is not None and _numbers_images_from_one(s, n, base))
         value = items.value([token.upper() if base is None else token for token in tokens])
         if value is not None:
-            yield Candidate(value, 0, "bare")
+            yield Candidate(value, 0, Kind.BARE)
             return
     if base is None and _COMPACT.fullmatch(bare) and (bare.isupper() or bare.islower()):
-        yield Candidate(_items(n, None).value(list(bare.upper())) or CONFLICT, 0, "bare")
+        yield Candidate(_items(n, None).value(list(bare.upper())) or CONFLICT, 0, Kind.BARE)
         return
     if base is not None:
         yield from _stated(s, _items(n, base, _numbers_images_from_one(s, n, base)))
@@ -448,12 +448,12 @@ def ordering_candidates(s: str, n: int, base: int | None = None, options=None) -
         s = s.upper()
     stated = False
     for cand in _stated(s, _items(n, None)):
-        stated = stated or (cand.value is not None and cand.how not in ("weak", "all"))
+        stated = stated or (cand.value is not None and cand.how not in (Kind.WEAK, Kind.ALL))
         yield cand
     if not stated and _numbers_images_from_one(s, n, 0):
         letters = letters_for(n)
         for cand in _stated(s, _items(n, 0, True)):
-            stated = stated or (cand.value is not None and cand.how not in ("weak", "all"))
+            stated = stated or (cand.value is not None and cand.how not in (Kind.WEAK, Kind.ALL))
             value = cand.value if cand.value in (None, CONFLICT) else tuple(letters[i] for i in cand.value)
             yield Candidate(value, cand.start, cand.how, cand.final)
     if not stated and options and (named := _options_as_letters(s, n, options)) is not None:

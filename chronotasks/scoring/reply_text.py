@@ -13,7 +13,8 @@
 - ``negated_spans``: mentions that reject an option ("not A", "rather than 1", "而非宋代").
 - ordinals (English and Chinese) and label prefixes ("Option", "Artifact", "Image", "图").
 
-Pure functions over strings; imports only ``normalization`` of chronotasks. Every pattern is linear-time (no
+Pure functions over strings; imports only ``normalization`` and the kinds of region (``candidates.Kind``) of
+chronotasks. Every pattern is linear-time (no
 nested quantifiers), so a 1 MB reply is read in milliseconds.
 """
 
@@ -23,6 +24,7 @@ import re
 from collections.abc import Iterator
 from itertools import islice
 
+from chronotasks.scoring.candidates import Kind
 from chronotasks.scoring.normalization import holds_any, lower, word_gate
 
 # Without an answer cue or an answer line, only a reply this short is searched as a whole for an answer.
@@ -267,90 +269,135 @@ _ODD_WORDS = word_gate("odd", "outlier", "exception", "differ", "stand", "stick"
 _SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")   # "so if image 3 is Song, ..."
 
 
-def _said(low: str, cue_start: int, floor: int) -> str:
-    """ "cue" for an answer stated, "hypothetical" for one stated under a condition."""
-    return "hypothetical" if _HYPOTHESIS.search(low, sentence_start(low, cue_start, floor), cue_start) else "cue"
+def _said(low: str, cue_start: int, floor: int) -> Kind:
+    """ CUE for an answer stated, HYPOTHETICAL for one stated under a condition."""
+    return Kind.HYPOTHETICAL if _HYPOTHESIS.search(low, sentence_start(low, cue_start, floor), cue_start) else Kind.CUE
 
 
-def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, int]]:
+# (how, start, end, final): a span of the reply that may hold the answer (``regions``)
+Span = tuple[Kind, int, int, int]
+
+
+def regions(s: str, odd: bool = False) -> Iterator[Span]:
     """(how, start, end, final) spans of s that may hold the answer, in the order a grader reads them.
 
-    ``how``: "cue" (after an answer cue, before "is the correct answer", or inside a
-    self-correction), "hypothetical" (a cue or closing in a sentence that sets a condition: "if image 3
-    is Song, then the order would be ..."; ``decide`` never takes it as the answer), "odd" (before "is the odd one out", "belongs to a different period": for a
-    question about the one that differs), "closing" (the end of a
-    last sentence "... is X."), "bold" (a bold span ending its line), "line" (the first or the last line, for the
-    caller to test as an answer line), "weak" (after a conclusion cue such as "so" or "因此"),
-    "all" (the whole reply). ``final``: how finally the answer there is stated: 0 plainly, 1 when the
-    cue's sentence says "final", "so", "therefore", ...; 2k (2k + 1 so marked) after k self-corrections,
-    so a later revision outranks an earlier one. A cue's region ends at the next cue. A region
-    ("fallbacks", 0, 0, False) marks where the fallback regions ("weak", "all") begin; "odd"
-    regions come only when asked for (``odd``: a question about the one that differs).
+    ``how`` (a ``Kind``): CUE (after an answer cue, before "is the correct answer", or inside a
+    self-correction), HYPOTHETICAL (a cue or closing in a sentence that sets a condition: "if image 3
+    is Song, then the order would be ..."; ``decide`` never takes it as the answer), ODD (before "is
+    the odd one out", "belongs to a different period": for a question about the one that differs),
+    CLOSING (the end of a last sentence "... is X."), BOLD (a bold span ending its line), LINE (the
+    first or the last line, for the caller to test as an answer line), WEAK (after a conclusion cue
+    such as "so" or "因此"), ALL (the whole reply). ``final``: how finally the answer there is stated:
+    0 plainly, 1 when the cue's sentence says "final", "so", "therefore", ...; 2k (2k + 1 so marked)
+    after k self-corrections, so a later revision outranks an earlier one. A cue's region ends at the
+    next cue. A region (FALLBACKS, 0, 0, False) marks where the fallback regions (WEAK, ALL) begin;
+    ODD regions come only when asked for (``odd``: a question about the one that differs).
     """
     low = lower(s)
     supposes = holds_any(low, _HYPOTHESIS_WORDS) and _HYPOTHESIS.search(low) is not None   # (conditions and second-answer lines are rare:
     offers_another = _ALTERNATIVE_LINE.search(low) is not None   # looked for once, then only where they are)
-    reverse_cues = [("cue", REVERSE_CUE)] if holds_any(low, _REVERSE_WORDS) else []   # (each scan only where its words are)
-    if odd and holds_any(low, _ODD_WORDS):
-        reverse_cues.append(("odd", ODD_CUE))
+    reverse_cues = _reverse_cues(low, odd)
     epochs = _epochs(s)
     last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
-        corrected = i < last_epoch
         revised = 2 * (last_epoch - i)   # the force of an answer here: each self-correction outranks what came before
-        cues = [m for m in bounded(list(STRONG_CUE.finditer(low, start, end)), low)
-                if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
-                and not _NOT_THE_ANSWER.search(low, max(0, m.start() - 24), m.start())
-                and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))]
-        # (not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y are too early")
-        for m, stop in reversed(list(zip(cues, [c.start() for c in cues[1:]] + [end]))):   # (a cue's region ends at the next)
-            if not _introduces_walkthrough(s, low, m.start(), m.end()):
-                how = _said(low, m.start(), start) if supposes else "cue"
-                yield how, m.end(), min(stop, m.end() + REGION), revised + _is_final(low, m.start(), m.end())
+        cues = _answer_cues(low, start, end)
+        yield from _cue_regions(s, low, cues, start, end, revised, supposes)
         for how, pattern in reverse_cues:
             for m in reversed(bounded(list(pattern.finditer(low, start, end)), low)):
                 sentence = sentence_start(low, m.start(), start)
                 yield how, sentence, m.start(), revised + (_FINAL_MARK.search(low, sentence, m.start()) is not None)
         for m in bounded(list(_ALTERNATIVE_LINE.finditer(low, start, end)), low) if offers_another else ():   # "A, D, E\n\nOr B, D, E."
             line_end = low.find("\n", m.end())
-            yield "cue", m.end(), end if line_end < 0 else min(line_end, end), False
+            yield Kind.CUE, m.end(), end if line_end < 0 else min(line_end, end), False
         if i == 0:
-            cue_ends = {m.end() + k for m in cues for k in range(3)}  # "The answer is B.": the cue's own "is"
-            closings = list(_CLOSING.finditer(low, start, end))
-            if len(closings) > 2 * _CLOSINGS:  # a long reply: its opening and closing sentences
-                closings = closings[:_CLOSINGS] + closings[-_CLOSINGS:]
-            for closing in reversed(closings):
-                if closing.end() not in cue_ends:  # not "The answer is B." again
-                    how = "closing" if not supposes or _said(low, closing.start(), start) == "cue" else "hypothetical"
-                    yield how, closing.end(), min(end, closing.end() + REGION), revised + _is_final(low, closing.start(), closing.end())
-            if getattr(s, "bold", ()):
-                for a, b in reversed(_bold_answers(s)):
-                    if a >= start:
-                        yield "bold", a, b, revised
-        if corrected:  # text after a self-correction
-            for m in reversed(bounded(list(WEAK_CUE.finditer(low, start, end)), low)):
-                yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "cue", m.end(), min(end, m.end() + REGION), revised
-            next_line = _FIRST_LINE.search(s, s.find("\n", start, end) + 1 or end, end)
-            if next_line:   # "Actually, ... let me correct that.\n\nB, D\n\n(why)": the line after the correction's own
-                yield "line", next_line.start(), next_line.end(), revised
-            yield "cue", start, end, revised
-    first = _FIRST_LINE.search(s)
-    if first:
-        last_start = s.rfind("\n") + 1
-        revised_last = last_epoch > 0 and last_start > first.start() and last_start >= epochs[-1][0]
-        if revised_last:   # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
-            yield "line", last_start, len(s), 2 * last_epoch
-        yield "line", first.start(), first.end(), False
-        for m in bounded(list(_INTRODUCED_LINE.finditer(s, first.start())), low) if ":" in s or "：" in s else ():  # "... are:\n\nB, C\n\n(why)"
-            if s.find("\n", m.start(1)) >= 0 and not _FIRST_OF_ITEMS.match(s, s.rfind("\n", 0, m.start(1)) + 1):
-                yield "line", m.start(1), m.end(1), False
-        if last_start > first.start() and not revised_last:
-            yield "line", last_start, len(s), False
-    yield "fallbacks", 0, 0, False
-    start, end = epochs[0]
+            yield from _closing_regions(s, low, cues, start, end, revised, supposes)
+        if i < last_epoch:
+            yield from _correction_regions(s, low, start, end, revised)
+    yield from _line_regions(s, low, epochs)
+    yield Kind.FALLBACKS, 0, 0, False
+    yield from _conclusions(low, *epochs[0], Kind.WEAK, False)
+    yield Kind.ALL, 0, len(s), False
+
+
+def _reverse_cues(low: str, odd: bool) -> list[tuple[Kind, re.Pattern]]:
+    """The cues that follow their answer ("B is the correct answer"; "B is the odd one out" when ``odd``), each
+    scanned for only where its words are."""
+    reverse_cues = [(Kind.CUE, REVERSE_CUE)] if holds_any(low, _REVERSE_WORDS) else []
+    if odd and holds_any(low, _ODD_WORDS):
+        reverse_cues.append((Kind.ODD, ODD_CUE))
+    return reverse_cues
+
+
+def _answer_cues(low: str, start: int, end: int) -> list[re.Match]:
+    """The answer cues of low[start:end]: not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y
+    are too early"."""
+    return [m for m in bounded(list(STRONG_CUE.finditer(low, start, end)), low)
+            if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
+            and not _NOT_THE_ANSWER.search(low, max(0, m.start() - 24), m.start())
+            and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))]
+
+
+def _cue_regions(s: str, low: str, cues: list[re.Match], start: int, end: int, revised: int,
+                 supposes: bool) -> Iterator[Span]:
+    """The text after each answer cue, the last first; a cue's region ends at the next."""
+    for m, stop in reversed(list(zip(cues, [c.start() for c in cues[1:]] + [end]))):
+        if not _introduces_walkthrough(s, low, m.start(), m.end()):
+            how = _said(low, m.start(), start) if supposes else Kind.CUE
+            yield how, m.end(), min(stop, m.end() + REGION), revised + _is_final(low, m.start(), m.end())
+
+
+def _closing_regions(s: str, low: str, cues: list[re.Match], start: int, end: int, revised: int,
+                     supposes: bool) -> Iterator[Span]:
+    """Of the last part of a reply: its closing "... is X." sentences (of a long reply, its first and last few),
+    the last first; then its answers in bold."""
+    cue_ends = {m.end() + k for m in cues for k in range(3)}  # "The answer is B.": the cue's own "is"
+    closings = list(_CLOSING.finditer(low, start, end))
+    if len(closings) > 2 * _CLOSINGS:
+        closings = closings[:_CLOSINGS] + closings[-_CLOSINGS:]
+    for closing in reversed(closings):
+        if closing.end() not in cue_ends:  # not "The answer is B." again
+            said = Kind.CUE if not supposes else _said(low, closing.start(), start)
+            how = Kind.CLOSING if said == Kind.CUE else Kind.HYPOTHETICAL
+            yield how, closing.end(), min(end, closing.end() + REGION), revised + _is_final(low, closing.start(), closing.end())
+    if getattr(s, "bold", ()):
+        for a, b in reversed(_bold_answers(s)):
+            if a >= start:
+                yield Kind.BOLD, a, b, revised
+
+
+def _correction_regions(s: str, low: str, start: int, end: int, revised: int) -> Iterator[Span]:
+    """The text after a self-correction: its conclusions, the line after the correction's own, all of it."""
+    yield from _conclusions(low, start, end, Kind.CUE, revised)
+    next_line = _FIRST_LINE.search(s, s.find("\n", start, end) + 1 or end, end)
+    if next_line:   # "Actually, ... let me correct that.\n\nB, D\n\n(why)": the line after the correction's own
+        yield Kind.LINE, next_line.start(), next_line.end(), revised
+    yield Kind.CUE, start, end, revised
+
+
+def _conclusions(low: str, start: int, end: int, how: Kind, revised: int) -> Iterator[Span]:
+    """The text after each conclusion cue ("so", "因此") of low[start:end], the last first, read as ``how``."""
     for m in reversed(bounded(list(WEAK_CUE.finditer(low, start, end)), low)):
-        yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "weak", m.end(), min(end, m.end() + REGION), False
-    yield "all", 0, len(s), False
+        yield Kind.HYPOTHETICAL if _SUPPOSING.match(low, m.end()) else how, m.end(), min(end, m.end() + REGION), revised
+
+
+def _line_regions(s: str, low: str, epochs: list[tuple[int, int]]) -> Iterator[Span]:
+    """The lines that may be only an answer: the last when it revises the first, the first, one introduced by
+    "... are:", the last."""
+    first = _FIRST_LINE.search(s)
+    if not first:
+        return
+    last_epoch = len(epochs) - 1
+    last_start = s.rfind("\n") + 1
+    revised_last = last_epoch > 0 and last_start > first.start() and last_start >= epochs[-1][0]
+    if revised_last:   # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
+        yield Kind.LINE, last_start, len(s), 2 * last_epoch
+    yield Kind.LINE, first.start(), first.end(), False
+    for m in bounded(list(_INTRODUCED_LINE.finditer(s, first.start())), low) if ":" in s or "：" in s else ():  # "... are:\n\nB, C\n\n(why)"
+        if s.find("\n", m.start(1)) >= 0 and not _FIRST_OF_ITEMS.match(s, s.rfind("\n", 0, m.start(1)) + 1):
+            yield Kind.LINE, m.start(1), m.end(1), False
+    if last_start > first.start() and not revised_last:
+        yield Kind.LINE, last_start, len(s), False
 
 
 _TERMINAL = frozenset('.!?。！？)]}"\'*`>…:：;；')

@@ -15,7 +15,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from chronotasks.scoring.candidates import CONFLICT, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.normalization import lower, normalize
 from chronotasks.scoring.reply_text import UNSURE, ZH_DIGITS, corrections, cut_off, line_around, negated_spans
@@ -225,13 +225,13 @@ def year_candidates(s: str, lo: int, hi: int) -> Iterator[Candidate]:
         after = s[s.rfind("}") + 1:]
         revision = next(iter(corrections(lower(after))), None) if after.strip(" \n`") else None
         if revision:   # '{"year": 2010, ...}\n\nOn reflection, the phone is an iPhone 4S (2011), so the year must be 2011.'
-            yield Candidate(_read(after[revision.end():], lo, hi), len(s) - len(after) + revision.end(), "cue", 2)
+            yield Candidate(_read(after[revision.end():], lo, hi), len(s) - len(after) + revision.end(), Kind.CUE, 2)
         year = _read(normalize(found[1], echoes=False), lo, hi)
-        yield Candidate(CONFLICT if year is None else year, found[0], "json", True)
+        yield Candidate(CONFLICT if year is None else year, found[0], Kind.JSON, True)
         return
     cut = cut_off(s)
     year = _read(s if cut is None else s[:cut], lo, hi)
-    yield Candidate(year, 0, "cue")
+    yield Candidate(year, 0, Kind.CUE)
 
 
 def parse_year(text, lo: int = 1000, hi: int = 2100) -> int | None:
