@@ -184,7 +184,8 @@ def _sentence_after_letter(body: str, n: int, options) -> str | None:
     return None
 
 
-def _compact(s: str, n: int) -> str | None:
+def _compact(s: str) -> str | None:
+    """The letters of a reply that is only letters run together ("AC"), each once."""
     m = _COMPACT.fullmatch(s)
     if m and len(set(m.group(1))) == len(m.group(1)):
         return m.group(1)
@@ -425,7 +426,7 @@ def letter_set_candidates(
             value = decide(inner_candidates, None)
             yield Candidate(CONFLICT if value is None else value, found[0], Kind.JSON, True)
             return
-    compact = _compact(s, n)
+    compact = _compact(s)
     if compact is not None:
         yield Candidate(sized(frozenset(compact)) if set(compact) <= set(valid) else CONFLICT, 0, Kind.BARE)
         return

@@ -554,26 +554,14 @@ LABEL_PREFIX = re.compile(
 # matched on lower(text): "Image B" and "image b" alike
 
 
-def drop_label_prefixes(s: str) -> str:
-    """ "Image 3, Image 1" -> "3, 1"; "Option B" -> "B"; "图3" -> "3"."""
-    return "".join(s[a:b] for a, b in _outside(LABEL_PREFIX.finditer(lower(s)), len(s)))
-
-
 def blank_label_prefixes(s: str) -> str:
-    """As ``drop_label_prefixes``, the prefixes replaced by spaces (positions kept)."""
+    """ "Image 3, Image 1" -> "      3,       1"; "Option B" -> "       B"; "图3" -> " 3": label prefixes
+    blanked (positions kept)."""
     out, last = [], 0
     for m in LABEL_PREFIX.finditer(lower(s)):
         out.append(s[last:m.start()] + " " * (m.end() - m.start()))
         last = m.end()
     return "".join(out) + s[last:]
-
-
-def _outside(matches, n: int):
-    last = 0
-    for m in matches:
-        yield last, m.start()
-        last = m.end()
-    yield last, n
 
 
 __all__ = [
@@ -591,7 +579,6 @@ __all__ = [
     "ZH_DIGITS",
     "blank_label_prefixes",
     "cut_off",
-    "drop_label_prefixes",
     "first_clause",
     "hedged_after",
     "inside",
