@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Iterator, Sequence
+from itertools import chain
 
 from chronotasks.scoring.availability import (
     _ABOUT_AVAILABILITY,
@@ -257,11 +258,10 @@ def _item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | N
     return frozenset(picked), end, wordiest
 
 
-def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int, int]], asks: str | None = None,
-                cut: int | None = None) -> Iterator[Candidate]:
-    """Answers given as structure: a list of options under a line that introduces the answer ("The
-    correct options are:\\n- B. iron forging\\n- C. wheel-thrown pottery"), a reply that is only such
-    a list ("C\\nD", "1. C — lost-wax casting\\n2. D — coil"), per-option verdicts."""
+def _item_lists(s: str, n: int, options, k: int | None, cut: int | None) -> list[tuple[Candidate, tuple[int, int]]]:
+    """Answers given as a list of options, each with the span of the list: a list under a line that introduces
+    the answer ("The correct options are:\\n- B. iron forging\\n- C. wheel-thrown pottery"), a reply that is
+    only such a list ("C\\nD", "1. C — lost-wax casting\\n2. D — coil")."""
     valid = set(letters_for(n))
     starts = [(0, False)] if "\n" in s and _ITEM.match(s) else []
     for m in _LINE_ENDS_COLON.finditer(s):
@@ -269,6 +269,7 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
         intro = s[line_start:m.end()]
         if _INTRO.search(intro) and not WALKTHROUGH.search(intro):
             starts.append((m.end() + 1, True))
+    found = []
     for start, introduced in starts:
         got, end, wordiest = _item_block(s, start, n, options)
         if got is None:
@@ -283,8 +284,12 @@ def _structures(s: str, n: int, options, k: int | None, covered: list[tuple[int,
         value: frozenset[str] | str | None = got if got <= valid else CONFLICT
         if end >= len(s.rstrip()) and cut is not None:
             value = None   # the list runs to where the reply was cut off: it may go on ("- Block printing: This technique")
-        covered.append((start, end))
-        yield Candidate(value, start, Kind.STRUCTURE)
+        found.append((Candidate(value, start, Kind.STRUCTURE), (start, end)))
+    return found
+
+
+def _marked_structures(s: str, n: int, options, k: int | None, asks: str | None) -> Iterator[Candidate]:
+    """Answers given as per-option verdicts, and (for k of n) groups said to be of one time."""
     verdicts = _line_verdicts(s, n, options, asks)
     if verdicts is not None:
         yield Candidate(verdicts, 0, Kind.STRUCTURE)
@@ -392,86 +397,78 @@ def _names_unknown_items(s: str, options) -> bool:
     return False
 
 
+_NO_ANSWER = Candidate(None, 0, Kind.BARE)   # (``_whole_reply_set``: read as a whole, the reply states no answer)
+
+
 def letter_set_candidates(
     s: str, n: int, options, k: int | None = None, asks: str | None = None
 ) -> Iterator[Candidate | None]:
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
+    whole = _whole_reply_set(s, n, options, k, asks)
+    if whole is not None:
+        if whole is not _NO_ANSWER:
+            yield whole
+        return
+    yield from _region_sets(s, n, options, k, asks)
+
+
+def _sized(got, k: int | None, committed: bool = True):
+    """A set of the wrong size for k-of-n: no answer (CONFLICT when the statement commits to it)."""
+    if got in (None, CONFLICT) or k is None or len(got) == k:
+        return got
+    return CONFLICT if committed else None
+
+
+def _whole_reply_set(s: str, n: int, options, k: int | None, asks: str | None) -> Candidate | None:
+    """A reply read as a whole, without looking for cues: only letters ("A, C", "AC", "[B, D]"), one option as
+    the question lists it ("D. coil technique"), a JSON answer, per-option marks; a caption of the image
+    (``_NO_ANSWER``: no candidates), a list of items some of which name no option (CONFLICT)."""
     valid = letters_for(n)
-    # only letters ("A, C"), or one option as the question lists it ("D. coil technique"): read without looking for cues
     letters = _PLAIN_LETTER.findall(s) if _PLAIN_LIST.fullmatch(s) else []
     if not letters and (listed := _labelled_option(s, n, options)):
         letters = [listed]
     if letters and len(set(letters)) == len(letters) and set(letters) <= set(valid) and (k is None or len(letters) == k):
-        yield Candidate(frozenset(letters), 0, Kind.BARE)
-        return
+        return Candidate(frozenset(letters), 0, Kind.BARE)
     if asks is not None and _caption_only(s, n, options):
-        return
+        return _NO_ANSWER
     if options and not s.isascii() and not _ANY_LETTER.search(s) and _names_unknown_items(s, options):
-        yield Candidate(CONFLICT, 0, Kind.CUE)   # the set would be a part of what the reply names
-        return
-    cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
-
-    def sized(got, committed: bool = True):
-        """A set of the wrong size for k-of-n: no answer (CONFLICT when the statement commits to it)."""
-        if got in (None, CONFLICT) or k is None or len(got) == k:
-            return got
-        return CONFLICT if committed else None
-
-    if "{" in s or s.lstrip().startswith("["):
-        found = json_answer(s)
-        if found is not None:
-            inner = normalize(found[1], echoes=False)
-            inner_candidates = letter_set_candidates(inner, n, options, k, asks) if inner else iter(())
-            value = decide(inner_candidates, None)
-            yield Candidate(CONFLICT if value is None else value, found[0], Kind.JSON, True)
-            return
+        return Candidate(CONFLICT, 0, Kind.CUE)   # the set would be a part of what the reply names
+    found = json_answer(s) if "{" in s or s.lstrip().startswith("[") else None
+    if found is not None:
+        inner = normalize(found[1], echoes=False)
+        value = decide(letter_set_candidates(inner, n, options, k, asks), None) if inner else None
+        return Candidate(CONFLICT if value is None else value, found[0], Kind.JSON, True)
     compact = _compact(s)
     if compact is not None:
-        yield Candidate(sized(frozenset(compact)) if set(compact) <= set(valid) else CONFLICT, 0, Kind.BARE)
-        return
+        return Candidate(_sized(frozenset(compact), k) if set(compact) <= set(valid) else CONFLICT, 0, Kind.BARE)
     bare = s.strip(" .。!\"'")
     if len(bare) <= 60 and _LEAD_LIST.fullmatch(bare):  # "C, D", "A、C、E", "[B, D]": only the answer
-        yield Candidate(sized(_set_in_clause(bare, n, None)), 0, Kind.BARE)
-        return
-    marked = None if _ABOUT_AVAILABILITY.search(s) else _verdicts(s, n)   # (marks said of availability: read with the polarity below)
-    if marked is not None:
-        yield Candidate(sized(marked), 0, Kind.BARE)
-        return
+        return Candidate(_sized(_set_in_clause(bare, n, None), k), 0, Kind.BARE)
+    marked = None if _ABOUT_AVAILABILITY.search(s) else _verdicts(s, n)   # (marks said of availability: read with the polarity)
+    return None if marked is None else Candidate(_sized(marked, k), 0, Kind.BARE)
+
+
+def _region_sets(s: str, n: int, options, k: int | None, asks: str | None) -> Iterator[Candidate | None]:
+    """The sets stated in the regions of a reply (``regions``), the structures (lists, verdicts) before its
+    lines, and the fallback readings (``_fallback_sets``) only when no answer was stated."""
     listing = _is_options_listing(s)
-    structures_done = False
-    covered: list[tuple[int, int]] = []
+    cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
+    covered: list[tuple[int, int]] | None = None   # the spans of the lists read as structures (read once)
     leads: list[int] = []  # lines that start with an answer and go on: read after the polarity, if at all
     stated = False  # a committed answer was yielded
     for how, lo, hi, final in regions(s):
         if how == Kind.FALLBACKS:
-            # "C and D would not have been available. A and B would.": with the question's polarity the
-            # groups are the answer; without, two groups are no answer. Read only when no answer was
-            # stated (what the reply says of each option's availability is its explanation then)
-            if not stated:  # fallbacks: read only when no answer was stated
-                polarity = _polarity(s, n, options, asks, cut) if k is None else None
-                # (not the line a cut-off reply stops in: "• Silk — ... by c. 2450 BCE, so";
-                # nor an item of a bulleted walkthrough: "• Stone — available (the tools themselves).")
-                walkthrough = len(_BULLET_LINE.findall(s)) >= 2
-                lead = [c for c in (_lead_candidate(s, lo_, n, options, k) for lo_ in leads
-                                    if (cut is None or s.find("\n", lo_) != -1) and not (walkthrough and _BULLET_LINE.match(s, lo_)))
-                        if c is not None]
-                if len({c.value for c in [polarity, *lead] if c is not None and c.value is not None}) > 1:
-                    # "A, C. Lithography (D) is later.", "Porcelain. Paper was also not available.",
-                    # "Porcelain.\nPaper.": the answer the reply opens with, what it says of availability
-                    # and the lines that start with options disagree
-                    yield Candidate(CONFLICT, 0, Kind.LEAD)
-                yield polarity
-                yield from lead
+            if not stated:
+                yield from _fallback_sets(s, n, options, k, asks, cut, leads)
             yield FALLBACKS
             continue
         region = s[lo:hi]
-        if how == Kind.BOLD:
-            continue
         if how == Kind.LINE:
-            if not structures_done:
-                structures_done = True
-                for cand in _structures(s, n, options, k, covered, asks, cut):
+            if covered is None:
+                lists = _item_lists(s, n, options, k, cut)
+                covered = [span for _, span in lists]
+                for cand in chain([cand for cand, _ in lists], _marked_structures(s, n, options, k, asks)):
                     stated = stated or cand.value is not None
                     yield cand
             if (listing and _OPTION_LINE.match(region)) or any(a <= lo <= b for a, b in covered):
@@ -479,32 +476,58 @@ def letter_set_candidates(
             if _LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
                 got = _lead_list(region, n, options)
                 stated = stated or got is not None
-                yield Candidate(sized(got, True), lo, Kind.LINE, final)
+                yield Candidate(_sized(got, k), lo, Kind.LINE, final)
             else:
                 leads.append(lo)
-            continue
-        if how == Kind.ALL:
+        elif how == Kind.ALL:
             yield Candidate(_set_anywhere(region, n, options, k), 0, how)
             return
-        if how == Kind.CLOSING:  # "... the three from the same period are A, C and D."
+        elif how == Kind.CLOSING:  # "... the three from the same period are A, C and D."
             clause = first_clause(region).strip(" .!*")
             if _LEAD_LIST.fullmatch(clause):
                 stated = True
-                yield Candidate(sized(_set_in_clause(clause, n, None)), _content(s, lo, hi), how, final)
-            continue
-        got = _cue_set(region, n, options, k)
-        clause = first_clause(region)
-        if k is not None and how == Kind.CUE and (got is None or (got != CONFLICT and len(got) != k and not _ends_here(clause, region))):
-            picked = _k_clause(region, n, options, k)
-            if picked is not None:
-                got = picked
-        if (how == Kind.WEAK and asks in POLARITY and got not in (None, CONFLICT) and got
-                and _said_unavailable(clause) not in (None, POLARITY[asks])):
-            # "..., so lithography and mechanical printing would not have been available." asked which were available:
-            # a conclusion about the other group, not the answer (an answer after a cue stands as given)
-            got = None
-        stated = stated or got is not None
-        yield Candidate(sized(got, how == Kind.CUE), _content(s, lo, hi), how, final)
+                yield Candidate(_sized(_set_in_clause(clause, n, None), k), _content(s, lo, hi), how, final)
+        elif how != Kind.BOLD:
+            got = _stated_set(region, how, n, options, k, asks)
+            stated = stated or got is not None
+            yield Candidate(_sized(got, k, how == Kind.CUE), _content(s, lo, hi), how, final)
+
+
+def _stated_set(region: str, how: Kind, n: int, options, k: int | None, asks: str | None) -> frozenset[str] | str | None:
+    """The set after an answer cue or a conclusion: for k of n, the clause naming k letters when the first
+    names another number; a conclusion about the group the question does not ask for is no answer."""
+    got = _cue_set(region, n, options, k)
+    clause = first_clause(region)
+    if k is not None and how == Kind.CUE and (got is None or (got != CONFLICT and len(got) != k and not _ends_here(clause, region))):
+        picked = _k_clause(region, n, options, k)
+        if picked is not None:
+            got = picked
+    if (how == Kind.WEAK and asks in POLARITY and got not in (None, CONFLICT) and got
+            and _said_unavailable(clause) not in (None, POLARITY[asks])):
+        # "..., so lithography and mechanical printing would not have been available." asked which were available:
+        # a conclusion about the other group, not the answer (an answer after a cue stands as given)
+        return None
+    return got
+
+
+def _fallback_sets(s: str, n: int, options, k: int | None, asks: str | None, cut: int | None,
+                   leads: list[int]) -> Iterator[Candidate | None]:
+    """Read only when no answer was stated (what the reply says of each option's availability is its explanation
+    then): "C and D would not have been available. A and B would.": with the question's polarity the groups are
+    the answer, without it two groups are no answer; then the lines that start with options and go on."""
+    polarity = _polarity(s, n, options, asks, cut) if k is None else None
+    # (not the line a cut-off reply stops in: "• Silk — ... by c. 2450 BCE, so";
+    # nor an item of a bulleted walkthrough: "• Stone — available (the tools themselves).")
+    walkthrough = len(_BULLET_LINE.findall(s)) >= 2
+    lead = [c for c in (_lead_candidate(s, lo, n, options, k) for lo in leads
+                        if (cut is None or s.find("\n", lo) != -1) and not (walkthrough and _BULLET_LINE.match(s, lo)))
+            if c is not None]
+    if len({c.value for c in [polarity, *lead] if c is not None and c.value is not None}) > 1:
+        # "A, C. Lithography (D) is later.", "Porcelain. Paper was also not available.", "Porcelain.\nPaper.": the
+        # answer the reply opens with, what it says of availability and the lines that start with options disagree
+        yield Candidate(CONFLICT, 0, Kind.LEAD)
+    yield polarity
+    yield from lead
 
 
 def parse_letter_set(text, n_options: int = 4, options: Sequence[str] | None = None,
