@@ -172,22 +172,7 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
     objects = json_values(s)
     field = json_answer(s, (key.lower(), "final_answer", "answer"), objects)
     if field is not None:
-        answer = _value(field[1], choices, asks) if field[1] else None
-        after = s[s.rfind("}") + 1:]
-        revision = next(iter(corrections(lower(after))), None) if after.strip(" \n`") else None
-        if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.': the revision, read first, outranks it
-            yield Candidate(_revised_choice(after[revision.end():], choices, asks), len(s) - len(after) + revision.end(), Kind.CUE, 2)
-        yield Candidate(answer or CONFLICT, field[0], Kind.JSON, True)
-        if not revision and after.strip(" \n`"):   # '{"answer": "1"}\n\nFinal answer: 2': a second answer after the JSON one
-            yield Candidate(decide(choice_candidates(after, choices, key, asks)), len(s) - len(after), Kind.CUE)
-        if asks:
-            concluded = [_concluded(text, choices, asks) for text in _reasoning(s, field[0], objects)]
-            checks = [text for text in _reasoning(s, field[0], objects, _CHECK_KEYS) if _REVISED.search(lower(text))]
-            if answer is not None and any(_revised_to(text, choices, asks) == answer for text in checks):
-                return  # the self-check revised the reasoning's conclusion to the answer given ("Re-evaluating: ... So Image 2 is actually earlier.")
-            for value in concluded:
-                # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
-                yield Candidate(value, s.rfind("}") + 1, Kind.CUE)
+        yield from _json_field_choices(s, field, objects, choices, key, asks)
         return
     if asks and objects:
         role = _role_answer(objects, choices, asks)
@@ -231,6 +216,29 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             yield Candidate(c if c in choices else CONFLICT, lo, how, final)
         elif len(named) > 1:
             yield Candidate(CONFLICT, lo, how, final)
+
+
+
+def _json_field_choices(s: str, field: tuple[int, str], objects, choices: list[str], key: str,
+                        asks: str | None) -> Iterator[Candidate]:
+    """The choice of a JSON answer field, a revision or a second answer after the JSON, and (for a question
+    that asks which is earlier or later) what the reply's own reasoning concludes otherwise."""
+    answer = _value(field[1], choices, asks) if field[1] else None
+    after = s[s.rfind("}") + 1:]
+    revision = next(iter(corrections(lower(after))), None) if after.strip(" \n`") else None
+    if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.': the revision, read first, outranks it
+        yield Candidate(_revised_choice(after[revision.end():], choices, asks), len(s) - len(after) + revision.end(), Kind.CUE, 2)
+    yield Candidate(answer or CONFLICT, field[0], Kind.JSON, True)
+    if not revision and after.strip(" \n`"):   # '{"answer": "1"}\n\nFinal answer: 2': a second answer after the JSON one
+        yield Candidate(decide(choice_candidates(after, choices, key, asks)), len(s) - len(after), Kind.CUE)
+    if asks:
+        concluded = [_concluded(text, choices, asks) for text in _reasoning(s, field[0], objects)]
+        checks = [text for text in _reasoning(s, field[0], objects, _CHECK_KEYS) if _REVISED.search(lower(text))]
+        if answer is not None and any(_revised_to(text, choices, asks) == answer for text in checks):
+            return  # the self-check revised the reasoning's conclusion to the answer given ("Re-evaluating: ... So Image 2 is actually earlier.")
+        for value in concluded:
+            # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
+            yield Candidate(value, s.rfind("}") + 1, Kind.CUE)
 
 
 def _revised_choice(text: str, choices: list[str], asks: str | None) -> str | None:

@@ -213,43 +213,68 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate | None]:
             ranked_only = True   # "The oldest artifact is A, a chipped stone tool.": which is oldest, not the asked answer
             continue
         if how == Kind.LINE:
-            if listing and (lo == 0 or lo != s.rfind("\n") + 1 or _bare_letter(region, n, options) is None):
-                continue   # (a listing's lines; but a last line that is only a letter, below the listing, is its answer)
-            bare = _bare_letter(region, n, options)
-            if bare is not None:
-                yield Candidate(bare if bare in valid else CONFLICT, lo, how, final)
-            elif _OR_LINE.fullmatch(region):   # a line "B or D": a hedge
-                yield Candidate(CONFLICT, lo, how, final)
-            elif _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
-                clause = first_clause(region[:_LEAD_CHARS])
-                if not _asked(region, clause):
-                    yield Candidate(_letter_in_clause(clause, n, options, s[lo + len(clause):lo + len(clause) + _LEAD_CHARS]), lo, Kind.LEAD)
+            if (cand := _line_letter(s, lo, hi, final, n, options, listing)) is not None:
+                yield cand
             continue
         if how == Kind.ALL:  # (not a walkthrough of the options that never says which)
             yield Candidate(None if listing or ranked_only else _letter_anywhere(region, n, options), 0, how)
             return
         if how == Kind.BOLD:
-            bare = _bare_letter(region, n, options)
-            if bare is not None:
-                line_start, line_end = line_around(s, lo, hi)
-                line = s[line_start:line_end]
-                others = {c for _, _, c in Mentions(line, n, options).letters} - {bare}
-                if others and (_LETTERS_OR.search(line) or HEDGE.search(lower(line))):
-                    bare = CONFLICT   # "Probably **B** or **D**.", "**C**, though **A** is possible": its line hedges
-                yield Candidate(bare if bare in valid else CONFLICT, lo, how)
+            if (cand := _bold_letter(s, lo, hi, n, options)) is not None:
+                yield cand
             continue
-        clause = first_clause(region)
-        if _asked(region.lstrip(" \t:：=-–—,\n\r\"'"), clause):
-            yield Candidate(CONFLICT, _content(s, lo, hi), how, final)
-            continue
-        ranked = how == Kind.CUE and _RANKED.search(low, max(0, lo - 40), lo) is not None
-        if how == Kind.CUE and REVERSE_CUE.match(low, hi) and _CONCESSION.match(region.lstrip()):
-            # "Although C could also be from an earlier period, A is the most likely answer.": the answer
-            # is the subject after the concession, the concession's option an alternative ranked below it
-            clause, ranked = region[region.rfind(",") + 1:], True
-        elif (how == Kind.ODD or how == Kind.CUE and REVERSE_CUE.match(low, hi)) and _REASON_FIRST.match(region.lstrip()):
-            clause = region[region.rfind(",") + 1:]
-        yield Candidate(_letter_in_clause(clause, n, options, region[len(clause):], how == Kind.CLOSING, ranked), _content(s, lo, hi), how, final)
+        yield _stated_letter(s, low, how, lo, hi, final, n, options)
+
+
+def _line_letter(s: str, lo: int, hi: int, final: int, n: int, options, listing: bool) -> Candidate | None:
+    """The letter of a line that is only an answer ("B", "B or D": a hedge) or starts with one ("B. The jar
+    is later": a fallback); none from the lines of a listing of the options, but from a last line that is
+    only a letter below it (its answer)."""
+    region = s[lo:hi]
+    bare = _bare_letter(region, n, options)
+    if listing and (lo == 0 or lo != s.rfind("\n") + 1 or bare is None):
+        return None
+    if bare is not None:
+        return Candidate(bare if bare in letters_for(n) else CONFLICT, lo, Kind.LINE, final)
+    if _OR_LINE.fullmatch(region):
+        return Candidate(CONFLICT, lo, Kind.LINE, final)
+    if _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
+        clause = first_clause(region[:_LEAD_CHARS])
+        if not _asked(region, clause):
+            rest = s[lo + len(clause):lo + len(clause) + _LEAD_CHARS]
+            return Candidate(_letter_in_clause(clause, n, options, rest), lo, Kind.LEAD)
+    return None
+
+
+def _bold_letter(s: str, lo: int, hi: int, n: int, options) -> Candidate | None:
+    """A letter in bold, unless its line hedges ("Probably **B** or **D**.", "**C**, though **A** is possible")."""
+    bare = _bare_letter(s[lo:hi], n, options)
+    if bare is None:
+        return None
+    line_start, line_end = line_around(s, lo, hi)
+    line = s[line_start:line_end]
+    others = {c for _, _, c in Mentions(line, n, options).letters} - {bare}
+    if others and (_LETTERS_OR.search(line) or HEDGE.search(lower(line))):
+        bare = CONFLICT
+    return Candidate(bare if bare in letters_for(n) else CONFLICT, lo, Kind.BOLD)
+
+
+def _stated_letter(s: str, low: str, how: Kind, lo: int, hi: int, final: int, n: int, options) -> Candidate:
+    """The letter after an answer cue, before "is the answer" or "is the odd one out", in a closing sentence or a
+    conclusion: none when it is asked ("C?"); after a concession or a reason, the subject after its comma."""
+    region = s[lo:hi]
+    clause = first_clause(region)
+    if _asked(region.lstrip(" \t:：=-–—,\n\r\"'"), clause):
+        return Candidate(CONFLICT, _content(s, lo, hi), how, final)
+    ranked = how == Kind.CUE and _RANKED.search(low, max(0, lo - 40), lo) is not None
+    if how == Kind.CUE and REVERSE_CUE.match(low, hi) and _CONCESSION.match(region.lstrip()):
+        # "Although C could also be from an earlier period, A is the most likely answer.": the answer
+        # is the subject after the concession, the concession's option an alternative ranked below it
+        clause, ranked = region[region.rfind(",") + 1:], True
+    elif (how == Kind.ODD or how == Kind.CUE and REVERSE_CUE.match(low, hi)) and _REASON_FIRST.match(region.lstrip()):
+        clause = region[region.rfind(",") + 1:]
+    answer = _letter_in_clause(clause, n, options, region[len(clause):], how == Kind.CLOSING, ranked)
+    return Candidate(answer, _content(s, lo, hi), how, final)
 
 
 def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None) -> str | None:
