@@ -167,6 +167,13 @@ def _key_field(key: str) -> re.Pattern:
 _JSON_START = re.compile(r"\s*(?:(?:```)?json\s*)?\{")
 
 
+# the CoT prompt's self-check ("bias_mitigation"): counterfactual by design ("if the colours were swapped,
+# Image 1 would look older"), so never a conclusion against the answer; read only for a revision to it
+_CHECK_KEYS = re.compile(r"bias|reflect|verif|check", re.IGNORECASE)
+_REVISED = re.compile(r"(?=[rcnaoif重修更])(?:re-?evaluat|\bconclusion\s+(?:would|will|should|does|could)\s+change|\bnot\s+(?:a\s+)?reliable|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
+                      r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression|inclination)|\brel(?:ied|ying)\s+(?:on|upon)\b|re-?examin|重新|修正|更正)")
+
+
 def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) -> Iterator[Candidate]:
     """The choices a normalised reply states, in the order a grader reads them."""
     objects = json_values(s)
@@ -216,7 +223,6 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             yield Candidate(c if c in choices else CONFLICT, lo, how, final)
         elif len(named) > 1:
             yield Candidate(CONFLICT, lo, how, final)
-
 
 
 def _json_field_choices(s: str, field: tuple[int, str], objects, choices: list[str], key: str,
@@ -280,16 +286,9 @@ def _role_answer(objects: list, choices: list[str], asks: str) -> Candidate | No
 
 
 _REASONING_KEYS = re.compile(r"think|reason|analy|conclu|step_?3|summary|分析|推理|结论", re.IGNORECASE)
-# the CoT prompt's self-check ("bias_mitigation"): counterfactual by design ("if the colours were swapped,
-# Image 1 would look older"), so never a conclusion against the answer; read only for a revision to it
-_CHECK_KEYS = re.compile(r"bias|reflect|verif|check", re.IGNORECASE)
 
 
 _SENTENCE_MARK = re.compile(r"[.!?。\n]")
-
-
-_REVISED = re.compile(r"(?=[rcnaoif重修更])(?:re-?evaluat|\bconclusion\s+(?:would|will|should|does|could)\s+change|\bnot\s+(?:a\s+)?reliable|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
-                      r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression|inclination)|\brel(?:ied|ying)\s+(?:on|upon)\b|re-?examin|重新|修正|更正)")
 
 
 _CONCLUSION = re.compile(r"(?=[sthoimwSTHOIMW])\b(?:so|therefore|thus|hence|overall|in\s+conclusion|suggesting|indicating|meaning"

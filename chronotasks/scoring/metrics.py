@@ -32,6 +32,9 @@ def exact_set_match(pred: Iterable[Hashable] | None, gold: Iterable[Hashable]) -
     return float(set(pred) == set(gold))
 
 
+_SHORT_RANKING = 64
+
+
 def kendall_tau(pred_order: Sequence[Hashable] | None, gold_order: Sequence[Hashable], unparsed: float = 0.0) -> float:
     """Kendall's τ between a predicted and the gold ordering of the same items.
 
@@ -51,9 +54,6 @@ def kendall_tau(pred_order: Sequence[Hashable] | None, gold_order: Sequence[Hash
     if 2 <= len(ranks) <= _SHORT_RANKING and len(rank) == len(ranks):
         return _kendall_tau_distinct(ranks)
     return float(stats.kendalltau(ranks, range(len(gold_order))).statistic)
-
-
-_SHORT_RANKING = 64
 
 
 def _kendall_tau_distinct(ranks: Sequence[int]) -> float:

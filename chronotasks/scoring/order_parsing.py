@@ -139,6 +139,11 @@ def _direction(s: str, start: int, end: int) -> int:
     return 1
 
 
+_SENTENCE_CHARS = 300   # a list's sentence is read at most this far either side of it (a one-line loop of lists stays linear)
+_PROSE_AFTER = re.compile(r"\s*[—–;]\s+")  # between the n-th item and more: a dash or semicolon starts prose
+_EITHER = re.compile(r"\beither\b|\bor\s+(?:maybe|perhaps|possibly)\b|要么|或者")
+
+
 def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | None = None) -> list[tuple[int, tuple | str]]:
     """(position, ordering) of each complete list in s[lo:hi], directions applied (read in ``raw``,
     the text before its asides were blanked)."""
@@ -189,16 +194,15 @@ def _around(s: str, raw: str, line: str, m: re.Match, start: int, end: int, run_
     return False, _direction(raw, start, end) < 0, hedged is not None
 
 
-_SENTENCE_CHARS = 300   # a list's sentence is read at most this far either side of it (a one-line loop of lists stays linear)
-_PROSE_AFTER = re.compile(r"\s*[—–;]\s+")  # between the n-th item and more: a dash or semicolon starts prose
-_EITHER = re.compile(r"\beither\b|\bor\s+(?:maybe|perhaps|possibly)\b|要么|或者")
-
-
 def _lines(s: str, lo: int, hi: int):
     pos = lo
     for part in s[lo:hi].split("\n"):
         yield pos, part
         pos += len(part) + 1
+
+
+_ORDER_INTRO = re.compile(r"order|sequence|chronolog|rank|arrange|sort|oldest|earliest|newest|latest|recent|顺序|排列|排序|最早|最晚|从")
+_EACH_ITEM = re.compile(r"\b(?:identify|look\s+at|examine|describe|analy[sz]e|go\s+through)\b|\beach\s+(?:one|artifact|image|piece|item|object)\b|逐一|分别")
 
 
 def _numbered(s: str, items: _Items, raw: str | None = None, lo: int = 0, hi: int | None = None) -> tuple | None:
@@ -228,8 +232,6 @@ def _numbered(s: str, items: _Items, raw: str | None = None, lo: int = 0, hi: in
 
 
 _ITEM_ONLY = re.compile(r"\s*(?:$|[-–—:(,]|\.(?:\s|$))")  # "- C", "- C – Harappan seal", not "- A is Harappan"
-_ORDER_INTRO = re.compile(r"order|sequence|chronolog|rank|arrange|sort|oldest|earliest|newest|latest|recent|顺序|排列|排序|最早|最晚|从")
-_EACH_ITEM = re.compile(r"\b(?:identify|look\s+at|examine|describe|analy[sz]e|go\s+through)\b|\beach\s+(?:one|artifact|image|piece|item|object)\b|逐一|分别")
 _BULLET = re.compile(r"^[ \t]*[-*•+][ \t]*(.*)$", re.MULTILINE)
 
 
