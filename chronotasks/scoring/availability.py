@@ -7,20 +7,20 @@ from __future__ import annotations
 import re
 
 from chronotasks.scoring.candidates import CONFLICT, Candidate, Kind
-from chronotasks.scoring.letter_patterns import _ALL_BUT, _ASIDE, _LEAD_LIST, _LETTER_STOP
+from chronotasks.scoring.letter_patterns import ALL_BUT, ASIDE, LEAD_LIST, LETTER_STOP
 from chronotasks.scoring.normalization import lower
-from chronotasks.scoring.option_texts import Mentions, _blank, _runs, letters_for, lone_letters, option_mentions
+from chronotasks.scoring.option_texts import Mentions, blank_spans, letters_for, lone_letters, option_mentions, option_runs
 from chronotasks.scoring.reply_text import ANYWHERE_LIMIT, STRONG_CUE, WEAK_CUE, first_clause
 
-_ABOUT_AVAILABILITY = re.compile(r"avail|exist|in\s+use|anachron|invented|可用|存在", re.IGNORECASE)
+ABOUT_AVAILABILITY = re.compile(r"avail|exist|in\s+use|anachron|invented|可用|存在", re.IGNORECASE)
 
 
-_NOT_AVAILABLE_HEADER = re.compile(r"not\s+avail|unavail|anachron|not\s+(?:yet\s+)?(?:exist|invented)|不可用|不存在", re.IGNORECASE)
+NOT_AVAILABLE_HEADER = re.compile(r"not\s+avail|unavail|anachron|not\s+(?:yet\s+)?(?:exist|invented)|不可用|不存在", re.IGNORECASE)
 
 
 # Availability said of a group of options: "C and D would not have been available", "A and B were
 # in use", "Not available: C, D". Which group answers depends on the question (``asks``).
-_UNAVAILABLE = re.compile(
+UNAVAILABLE = re.compile(
     r"(?=[wcdhnuaimWCDHNUAIM不尚没无])(?:\b(?:would\s+not|wouldn't|were\s+not|weren't|was\s+not|wasn't|could\s+not|couldn't|did\s+not|didn't|had\s+not|hadn't|not)"
     r"\s+(?:have\s+been\s+|have\s+|yet\s+(?:be(?:en)?\s+|have\s+(?:been\s+)?)?|be\s+)?(?:available|exist(?:ed)?|in\s+use|known|invented|developed|around|possible)\b"
     r"|\bunavailable\b|\banachronistic\b|\b(?:came|come|appeared|arrived|were\s+(?:invented|developed|introduced))\s+(?:much\s+|far\s+)?later\b"
@@ -29,7 +29,7 @@ _UNAVAILABLE = re.compile(
     re.IGNORECASE)
 
 
-_AVAILABLE = re.compile(
+AVAILABLE = re.compile(
     r"(?=[wiaeWIAE已可])(?:\b(?:would\s+have\s+been|were|was|are|is)\s+(?:all\s+|both\s+|already\s+|readily\s+|widely\s+)?(?:available|in\s+use|known|used|practi[cs]ed)\b"
     r"|\b(?:existed|available)\b|已经存在|已有|(?<!不)可用"
     r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$)", re.IGNORECASE)  # "..., while A and B were."
@@ -55,12 +55,12 @@ _CONDITIONAL = re.compile(r"\b(?:if|depend(?:s|ing)?\s+on|whether)\b|如果|取�
 POLARITY = {"available": False, "unavailable": True}  # asks -> the answer is the group said unavailable?
 
 
-def _said_unavailable(clause: str) -> bool | None:
+def said_unavailable(clause: str) -> bool | None:
     """True when a clause says its options were not available, False when it says they were, None
     when it says neither."""
-    if _UNAVAILABLE.search(clause):
+    if UNAVAILABLE.search(clause):
         return True
-    return False if _AVAILABLE.search(clause) else None
+    return False if AVAILABLE.search(clause) else None
 
 
 def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[str]]]:
@@ -70,14 +70,14 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
     for clause in _GROUP_SPLIT.split(_unlabelled(s)):
         if not clause or len(clause) > 300:
             continue
-        negative = _said_unavailable(clause)
+        negative = said_unavailable(clause)
         if negative is None:
             continue
-        m = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options)
+        m = Mentions(blank_spans(clause, [(a.start(), a.end()) for a in ASIDE.finditer(clause)]), n, options)
         found = m.primary()
-        if found and len({frozenset(r) for r in _runs(clause, m)}) == 1 and set(found) <= set(letters_for(n)):
+        if found and len({frozenset(r) for r in option_runs(clause, m)}) == 1 and set(found) <= set(letters_for(n)):
             # "Everything except glass and porcelain was unavailable": the group is the others
-            groups.append((negative, frozenset(letters_for(n)) - set(found) if _ALL_BUT.search(clause) else frozenset(found)))
+            groups.append((negative, frozenset(letters_for(n)) - set(found) if ALL_BUT.search(clause) else frozenset(found)))
         elif not found and _GROUP_NONE.search(clause):  # "None of the listed techniques would have been available."
             groups.append((not negative, frozenset(letters_for(n))))
         elif not found and _GROUP_ALL.search(clause):  # "All of these materials would have been available."
@@ -86,7 +86,7 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
 
 
 # "The materials that would not have been available are: A, C": the question's words, then the answer
-_ANSWER_AFTER_PREDICATE = re.compile(  # on lower(text)
+ANSWER_AFTER_PREDICATE = re.compile(  # on lower(text)
     r"(?=[aeiku可存出])(?:avail\w*|exist\w*|known|invented|used?|可用|存在|出现)[^.\n:：]{0,40}?(?:(?:\b(?:are|is|were|would\s+be)\b|是)\s*[:：]?|[:：])"
     r"(?=[^.\n]{1,60}(?:[.\n]|$))")
 
@@ -102,34 +102,34 @@ def _unlabelled(s: str) -> str:
     return _LABEL_STOP.sub(r"\1)", s) if "." in s else s
 
 
-def _said_available(line: str) -> bool:
+def said_available(line: str) -> bool:
     """Whether a line says of the options it names that they were (not) available ("C and D would
     not have been available."), rather than giving them as the answer with an aside ("C, D (A and B
     came later)", "B, D. Stone and gold were available.") or after the question's own words ("The
     materials that would not have been available are: A, C")."""
     if _GROUP_LABEL.match(lower(line)):
         return True   # "Available: A, C" / "Not available: B, D": a group under its label
-    if _ANSWER_AFTER_PREDICATE.search(lower(line)):
+    if ANSWER_AFTER_PREDICATE.search(lower(line)):
         return False
     line = _unlabelled(line)
-    head = first_clause(_blank(line, [(a.start(), a.end()) for a in _ASIDE.finditer(line)]))
+    head = first_clause(blank_spans(line, [(a.start(), a.end()) for a in ASIDE.finditer(line)]))
     if _GROUP_ALL.match(head) or _GROUP_NONE.match(head):   # "All of these materials — stone, silk, ... — would have been available"
         head = re.split(r"[.;!?。；\n]", line, maxsplit=1)[0]
-    lead = _LEAD_LIST.match(head)
+    lead = LEAD_LIST.match(head)
     if lead:
         head = head[lead.end():]
-        head = head[:m.start()] if (m := _LETTER_STOP.search(head) or re.search(r"[.;]\s", head)) else head
-    return _said_unavailable(head) is not None
+        head = head[:m.start()] if (m := LETTER_STOP.search(head) or re.search(r"[.;]\s", head)) else head
+    return said_unavailable(head) is not None
 
 
-def _polarity(s: str, n: int, options, asks: str | None, cut: int | None = None) -> Candidate | None:
+def polarity_candidate(s: str, n: int, options, asks: str | None, cut: int | None = None) -> Candidate | None:
     """A reply that says which options were and were not available: with the question's polarity
     (``asks``) the group it asks for; without, two groups of opposite polarity are two answers."""
     if len(s) > ANYWHERE_LIMIT:
         return None  # a long reply that states no answer: no reading of it as a whole (as ``_set_anywhere``)
-    if asks not in POLARITY and not (_UNAVAILABLE.search(s) and _AVAILABLE.search(s)):
+    if asks not in POLARITY and not (UNAVAILABLE.search(s) and AVAILABLE.search(s)):
         return None
-    if asks in POLARITY and not (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)):
+    if asks in POLARITY and not (UNAVAILABLE.search(s) or AVAILABLE.search(s)):
         return None
     if _CONDITIONAL.search(s):
         return None  # "If it is Neolithic, porcelain and iron would not have been available; if ..."
@@ -173,10 +173,10 @@ _NAMING_NEXT = frozenset((
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'’-]*)")
 
 
-def _caption_only(s: str, n: int, options) -> bool:
+def caption_only(s: str, n: int, options) -> bool:
     """A short reply that names options only as what a thing is made of or how ("A bronze coin with a
     portrait of a man on it."): a caption of the image, no answer to which options were (not) available."""
-    if len(s) > 300 or not options or _ABOUT_AVAILABILITY.search(s):
+    if len(s) > 300 or not options or ABOUT_AVAILABILITY.search(s):
         return False
     if lone_letters(s, n):   # (the cheaper tests first)
         return False
@@ -189,4 +189,15 @@ def _caption_only(s: str, n: int, options) -> bool:
     return all((m := _NEXT_WORD.match(s, end)) and m.group(1) not in _NAMING_NEXT for _, end, _ in named)
 
 
-__all__ = ['POLARITY']
+__all__ = [
+    "ABOUT_AVAILABILITY",
+    "ANSWER_AFTER_PREDICATE",
+    "AVAILABLE",
+    "NOT_AVAILABLE_HEADER",
+    "POLARITY",
+    "UNAVAILABLE",
+    "caption_only",
+    "polarity_candidate",
+    "said_available",
+    "said_unavailable",
+]

@@ -17,36 +17,36 @@ from collections.abc import Iterator, Sequence
 from itertools import chain
 
 from chronotasks.scoring.availability import (
-    _ABOUT_AVAILABILITY,
-    _ANSWER_AFTER_PREDICATE,
-    _AVAILABLE,
-    _UNAVAILABLE,
+    ABOUT_AVAILABILITY,
+    ANSWER_AFTER_PREDICATE,
+    AVAILABLE,
     POLARITY,
-    _caption_only,
-    _polarity,
-    _said_available,
-    _said_unavailable,
+    UNAVAILABLE,
+    caption_only,
+    polarity_candidate,
+    said_available,
+    said_unavailable,
 )
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.letter_patterns import (
-    _ALL_BUT,
-    _AND,
-    _ARTICLE_NEXT,
-    _ASIDE,
-    _LEAD_CHARS,
-    _LEAD_LIST,
-    _LETTER_ASKED,
-    _LETTER_STOP,
-    _NOT_ARTICLE,
-    _OPTION_LINE,
-    _OR,
-    _OR_BETWEEN,
+    ALL_BUT,
+    AND,
+    ARTICLE_NEXT,
+    ASIDE,
+    LEAD_CHARS,
+    LEAD_LIST,
+    LETTER_ASKED,
+    LETTER_STOP,
+    NOT_ARTICLE,
+    OPTION_LINE,
+    OR,
+    OR_BETWEEN,
 )
-from chronotasks.scoring.letters import _content, _is_options_listing, _labelled_option
+from chronotasks.scoring.letters import content_start, is_options_listing, labelled_option
 from chronotasks.scoring.normalization import lower, normalize
-from chronotasks.scoring.option_marks import _line_verdicts, _verdicts
-from chronotasks.scoring.option_texts import Mentions, _blank, _runs, _variants, letters_for, option_mentions
+from chronotasks.scoring.option_marks import letter_verdicts, line_verdicts
+from chronotasks.scoring.option_texts import Mentions, blank_spans, letters_for, option_mentions, option_runs, option_variants
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
@@ -113,10 +113,10 @@ _PLAIN_LETTER = re.compile(r"[A-Z]")
 _ENUM_LETTER = re.compile(r"(?:^|[,;]|\band\b)\s*\(?([A-Z])[.)]")
 
 
-_OR_NEXT = re.compile(r"\s*" + _OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")
+_OR_NEXT = re.compile(r"\s*" + OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")
 
 
-_OR_WORD = re.compile(r"\s*" + _OR)
+_OR_WORD = re.compile(r"\s*" + OR)
 
 
 _DASH_WORD = re.compile(r"\s*[-–]\s*[a-z]")
@@ -136,12 +136,12 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
     body = clause.strip()
     if not body:
         return None
-    if _LETTER_ASKED.search(body):
+    if LETTER_ASKED.search(body):
         return CONFLICT
-    but = _ALL_BUT.search(body)
+    but = ALL_BUT.search(body)
     if but:
         rest = but.group(1) if but.group(1) is not None else but.group(2) or ""
-        lead = _LEAD_LIST.match(rest)
+        lead = LEAD_LIST.match(rest)
         excluded = set(Mentions(lead.group(1) if lead else first_clause(rest), n, options).primary())
         if excluded and excluded <= set(valid):
             return frozenset(set(valid) - excluded)
@@ -150,8 +150,8 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
     compact = _COMPACT.fullmatch(body)
     if compact and len(set(compact.group(1))) == len(compact.group(1)):  # "AC"
         return frozenset(compact.group(1)) if set(compact.group(1)) <= set(valid) else CONFLICT
-    hedged = _OR_BETWEEN.search(body) is not None or HEDGE.search(lower(body)) is not None
-    plain = _blank(body, [(m.start(), m.end()) for m in _ASIDE.finditer(body)]) if "(" in body or "（" in body else body
+    hedged = OR_BETWEEN.search(body) is not None or HEDGE.search(lower(body)) is not None
+    plain = blank_spans(body, [(m.start(), m.end()) for m in ASIDE.finditer(body)]) if "(" in body or "（" in body else body
     m = Mentions(plain, n, options, allow_lower=len(body) <= 12)
     found = m.primary()
     labels = _BRACKETED_LETTER.findall(body)
@@ -166,7 +166,7 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
         return CONFLICT
     if any(c not in valid for c in found):
         return CONFLICT
-    runs = _runs(plain, m)
+    runs = option_runs(plain, m)
     if len({frozenset(r) for r in runs}) > 1:
         head = _sentence_after_letter(body, n, options)
         return _set_in_clause(head, n, options) if head else CONFLICT
@@ -176,10 +176,10 @@ def _set_in_clause(clause: str, n: int, options) -> frozenset[str] | str | None:
 def _sentence_after_letter(body: str, n: int, options) -> str | None:
     """The first sentence of "C, D. Terracotta and stone were in use.": a letter's full stop ends
     the sentence when what follows is not that option's text ("C. Early Medieval Period")."""
-    for m in _LETTER_STOP.finditer(body):
+    for m in LETTER_STOP.finditer(body):
         after = body[m.end():].lower()
         letter = ord(m.group(1)) - ord("A")
-        if options and 0 <= letter < len(options) and any(after.startswith(v) for v in _variants(options[letter])):
+        if options and 0 <= letter < len(options) and any(after.startswith(v) for v in option_variants(options[letter])):
             continue
         return body[:m.start() + 1]
     return None
@@ -193,7 +193,7 @@ def _compact(s: str) -> str | None:
     return None
 
 
-_MORE_AFTER_ASIDE = re.compile(r"\s*(?:\([^()\n]{1,60}\)|（[^（）\n]{1,60}）)\s*(?:[,;&]|" + _AND + r")\s*\(?[A-Z](?![A-Za-z0-9])")
+_MORE_AFTER_ASIDE = re.compile(r"\s*(?:\([^()\n]{1,60}\)|（[^（）\n]{1,60}）)\s*(?:[,;&]|" + AND + r")\s*\(?[A-Z](?![A-Za-z0-9])")
 
 
 def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
@@ -202,13 +202,13 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     if _ENUMERATION.fullmatch(line.strip().rstrip(".")):
         enumerated = frozenset(_ENUM_LETTER.findall(line.strip()))
         return enumerated if enumerated <= set(letters_for(n)) else CONFLICT
-    m = _LEAD_LIST.match(line)
+    m = LEAD_LIST.match(line)
     if not m:
         return None
     rest = line[m.end():]
     if re.match(r"\s*:\s*\S", rest) and m.group(1) == line[:m.end()].strip():
         return None  # "A: available" heads a line about option A
-    if m.group(1) == "A" and (word := _ARTICLE_NEXT.match(rest)) and word.group(1) not in _NOT_ARTICLE:
+    if m.group(1) == "A" and (word := ARTICLE_NEXT.match(rest)) and word.group(1) not in NOT_ARTICLE:
         return None  # "A silver coin with a portrait": the article (a caption, not an answer)
     if _OR_NEXT.match(rest) or _DASH_WORD.match(rest):
         return CONFLICT if _OR_WORD.match(rest) else None
@@ -290,7 +290,7 @@ def _item_lists(s: str, n: int, options, k: int | None, cut: int | None) -> list
 
 def _marked_structures(s: str, n: int, options, k: int | None, asks: str | None) -> Iterator[Candidate]:
     """Answers given as per-option verdicts, and (for k of n) groups said to be of one time."""
-    verdicts = _line_verdicts(s, n, options, asks)
+    verdicts = line_verdicts(s, n, options, asks)
     if verdicts is not None:
         yield Candidate(verdicts, 0, Kind.STRUCTURE)
     if k is not None:
@@ -337,7 +337,7 @@ def _cue_set(region: str, n: int, options, k: int | None) -> frozenset[str] | st
     return _set_in_clause(first_clause(region), n, options)
 
 
-_ONLY_SEPARATORS = re.compile(r"[\s,;&/.()*\-–—]*(?:(?:plus|also|" + _AND + r")[\s,;&/.()*\-–—]*)*", re.IGNORECASE)
+_ONLY_SEPARATORS = re.compile(r"[\s,;&/.()*\-–—]*(?:(?:plus|also|" + AND + r")[\s,;&/.()*\-–—]*)*", re.IGNORECASE)
 
 
 def _list_goes_on(rest: str, n: int, options, got) -> bool:
@@ -348,7 +348,7 @@ def _list_goes_on(rest: str, n: int, options, got) -> bool:
             continue
         named = Mentions(sentence, n, options, allow_lower=len(sentence.strip()) <= 12)
         spans = sorted((a, b) for a, b, _ in named.letters + named.texts)
-        if spans and _ONLY_SEPARATORS.fullmatch(_blank(sentence, spans)) and set(named.all()) - set(got):
+        if spans and _ONLY_SEPARATORS.fullmatch(blank_spans(sentence, spans)) and set(named.all()) - set(got):
             return True
     return False
 
@@ -357,8 +357,8 @@ def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidat
     """A line that starts with the answer and goes on ("A, C. Lithography (D) is later.", "None of the
     above. All of these were available."): a fallback reading."""
     hi = s.find("\n", lo)
-    region = s[lo:min(len(s) if hi < 0 else hi, lo + _LEAD_CHARS)]  # a line that starts with the answer: its start
-    if k is None and _said_available(region):
+    region = s[lo:min(len(s) if hi < 0 else hi, lo + LEAD_CHARS)]  # a line that starts with the answer: its start
+    if k is None and said_available(region):
         return None  # a group said (not) available: which group answers is the polarity's call
     got = _lead_list(region, n, options)
     if got is None and len(first_clause(region)) <= 40:
@@ -426,11 +426,11 @@ def _whole_reply_set(s: str, n: int, options, k: int | None, asks: str | None) -
     (``_NO_ANSWER``: no candidates), a list of items some of which name no option (CONFLICT)."""
     valid = letters_for(n)
     letters = _PLAIN_LETTER.findall(s) if _PLAIN_LIST.fullmatch(s) else []
-    if not letters and (listed := _labelled_option(s, n, options)):
+    if not letters and (listed := labelled_option(s, n, options)):
         letters = [listed]
     if letters and len(set(letters)) == len(letters) and set(letters) <= set(valid) and (k is None or len(letters) == k):
         return Candidate(frozenset(letters), 0, Kind.BARE)
-    if asks is not None and _caption_only(s, n, options):
+    if asks is not None and caption_only(s, n, options):
         return _NO_ANSWER
     if options and not s.isascii() and not _ANY_LETTER.search(s) and _names_unknown_items(s, options):
         return Candidate(CONFLICT, 0, Kind.CUE)   # the set would be a part of what the reply names
@@ -443,16 +443,16 @@ def _whole_reply_set(s: str, n: int, options, k: int | None, asks: str | None) -
     if compact is not None:
         return Candidate(_sized(frozenset(compact), k) if set(compact) <= set(valid) else CONFLICT, 0, Kind.BARE)
     bare = s.strip(" .。!\"'")
-    if len(bare) <= 60 and _LEAD_LIST.fullmatch(bare):  # "C, D", "A、C、E", "[B, D]": only the answer
+    if len(bare) <= 60 and LEAD_LIST.fullmatch(bare):  # "C, D", "A、C、E", "[B, D]": only the answer
         return Candidate(_sized(_set_in_clause(bare, n, None), k), 0, Kind.BARE)
-    marked = None if _ABOUT_AVAILABILITY.search(s) else _verdicts(s, n)   # (marks said of availability: read with the polarity)
+    marked = None if ABOUT_AVAILABILITY.search(s) else letter_verdicts(s, n)   # (marks said of availability: read with the polarity)
     return None if marked is None else Candidate(_sized(marked, k), 0, Kind.BARE)
 
 
 def _region_sets(s: str, n: int, options, k: int | None, asks: str | None) -> Iterator[Candidate | None]:
     """The sets stated in the regions of a reply (``regions``), the structures (lists, verdicts) before its
     lines, and the fallback readings (``_fallback_sets``) only when no answer was stated."""
-    listing = _is_options_listing(s)
+    listing = is_options_listing(s)
     cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
     covered: list[tuple[int, int]] | None = None   # the spans of the lists read as structures (read once)
     leads: list[int] = []  # lines that start with an answer and go on: read after the polarity, if at all
@@ -471,9 +471,9 @@ def _region_sets(s: str, n: int, options, k: int | None, asks: str | None) -> It
                 for cand in chain([cand for cand, _ in lists], _marked_structures(s, n, options, k, asks)):
                     stated = stated or cand.value is not None
                     yield cand
-            if (listing and _OPTION_LINE.match(region)) or any(a <= lo <= b for a, b in covered):
+            if (listing and OPTION_LINE.match(region)) or any(a <= lo <= b for a, b in covered):
                 continue   # (an option line of a listing; a line that is only an answer above a walkthrough is read)
-            if _LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
+            if LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
                 got = _lead_list(region, n, options)
                 stated = stated or got is not None
                 yield Candidate(_sized(got, k), lo, Kind.LINE, final)
@@ -484,13 +484,13 @@ def _region_sets(s: str, n: int, options, k: int | None, asks: str | None) -> It
             return
         elif how == Kind.CLOSING:  # "... the three from the same period are A, C and D."
             clause = first_clause(region).strip(" .!*")
-            if _LEAD_LIST.fullmatch(clause):
+            if LEAD_LIST.fullmatch(clause):
                 stated = True
-                yield Candidate(_sized(_set_in_clause(clause, n, None), k), _content(s, lo, hi), how, final)
+                yield Candidate(_sized(_set_in_clause(clause, n, None), k), content_start(s, lo, hi), how, final)
         elif how != Kind.BOLD:
             got = _stated_set(region, how, n, options, k, asks)
             stated = stated or got is not None
-            yield Candidate(_sized(got, k, how == Kind.CUE), _content(s, lo, hi), how, final)
+            yield Candidate(_sized(got, k, how == Kind.CUE), content_start(s, lo, hi), how, final)
 
 
 def _stated_set(region: str, how: Kind, n: int, options, k: int | None, asks: str | None) -> frozenset[str] | str | None:
@@ -503,7 +503,7 @@ def _stated_set(region: str, how: Kind, n: int, options, k: int | None, asks: st
         if picked is not None:
             got = picked
     if (how == Kind.WEAK and asks in POLARITY and got not in (None, CONFLICT) and got
-            and _said_unavailable(clause) not in (None, POLARITY[asks])):
+            and said_unavailable(clause) not in (None, POLARITY[asks])):
         # "..., so lithography and mechanical printing would not have been available." asked which were available:
         # a conclusion about the other group, not the answer (an answer after a cue stands as given)
         return None
@@ -515,7 +515,7 @@ def _fallback_sets(s: str, n: int, options, k: int | None, asks: str | None, cut
     """Read only when no answer was stated (what the reply says of each option's availability is its explanation
     then): "C and D would not have been available. A and B would.": with the question's polarity the groups are
     the answer, without it two groups are no answer; then the lines that start with options and go on."""
-    polarity = _polarity(s, n, options, asks, cut) if k is None else None
+    polarity = polarity_candidate(s, n, options, asks, cut) if k is None else None
     # (not the line a cut-off reply stops in: "• Silk — ... by c. 2450 BCE, so";
     # nor an item of a bulleted walkthrough: "• Stone — available (the tools themselves).")
     walkthrough = len(_BULLET_LINE.findall(s)) >= 2
@@ -559,7 +559,7 @@ def _k_clause(s: str, n: int, options, k: int) -> frozenset[str] | str | None:
     for clause in _K_SPLIT.split(s):
         got = _set_in_clause(clause, n, options)
         if got == CONFLICT:
-            hedged = hedged or _OR_BETWEEN.search(clause) is not None or HEDGE.search(lower(clause)) is not None
+            hedged = hedged or OR_BETWEEN.search(clause) is not None or HEDGE.search(lower(clause)) is not None
         elif got is not None and len(got) == k:
             picked.add(got)
     if hedged and picked:
@@ -572,8 +572,8 @@ def _k_clause(s: str, n: int, options, k: int) -> frozenset[str] | str | None:
 def _set_anywhere(s: str, n: int, options, k: int | None) -> frozenset[str] | str | None:
     if len(s) > ANYWHERE_LIMIT or UNSURE.search(s):
         return None
-    if k is None and (_UNAVAILABLE.search(s) or _AVAILABLE.search(s)) and not _ANSWER_AFTER_PREDICATE.search(lower(s)):
-        return None  # which options a statement of availability answers depends on the question (``_polarity``)
+    if k is None and (UNAVAILABLE.search(s) or AVAILABLE.search(s)) and not ANSWER_AFTER_PREDICATE.search(lower(s)):
+        return None  # which options a statement of availability answers depends on the question (``polarity_candidate``)
     if k is not None:
         got = _k_clause(s, n, options, k)
         if got is not None:

@@ -19,9 +19,9 @@ from collections.abc import Iterator, Sequence
 
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer
-from chronotasks.scoring.letter_patterns import _ASIDE, _LEAD_CHARS, _LETTER_ASKED, _OPTION_LINE, _OR, _OR_BETWEEN
+from chronotasks.scoring.letter_patterns import ASIDE, LEAD_CHARS, LETTER_ASKED, OPTION_LINE, OR, OR_BETWEEN
 from chronotasks.scoring.normalization import holds_any, lower, normalize, word_gate
-from chronotasks.scoring.option_texts import Mentions, _blank, _mask_abbreviations, _variants, letters_for, option_mentions
+from chronotasks.scoring.option_texts import Mentions, blank_spans, letters_for, mask_abbreviations, option_mentions, option_variants
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
     HEDGE,
@@ -45,10 +45,10 @@ _STRONG_MENTION = re.compile(
 )
 
 
-_OR_LINE = re.compile(r"[\s*(\[]*(?:(?i:answer|option)s?\s*:?\s*)?[A-Z]\)?\s*(?:,\s*)?" + _OR + r"\s*\(?[A-Z][\s*)\].?!]*")
+_OR_LINE = re.compile(r"[\s*(\[]*(?:(?i:answer|option)s?\s*:?\s*)?[A-Z]\)?\s*(?:,\s*)?" + OR + r"\s*\(?[A-Z][\s*)\].?!]*")
 
 
-_LETTERS_OR = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*" + _OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")   # "B or D" (letters in capitals)
+_LETTERS_OR = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*" + OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")   # "B or D" (letters in capitals)
 
 
 _LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,。，：]|$)", re.IGNORECASE)
@@ -60,17 +60,17 @@ _BARE = re.compile(r"[\s(\[{'\"]*(?:option\s+|answer\s*:?\s*)?([A-Za-z])[\s)\]}'
 _WALKTHROUGH_INTRO = re.compile(r"^[^\n]*[:：][ \t]*\n", re.MULTILINE)
 
 
-def _is_options_listing(s: str) -> bool:
+def is_options_listing(s: str) -> bool:
     """Whether the reply lists the options ("A. ...\\nB. ...", "C. Classical Period. D. Early Modern
     Period.") rather than giving one as its answer, or goes through them ("Let me analyze each
     option:\\n\\nA. Iron Age: ...", even when cut off after the first)."""
-    found = set(_OPTION_LINE.findall(s))
+    found = set(OPTION_LINE.findall(s))
     if len(found) >= 2:
         return True
     return bool(found) and any(WALKTHROUGH.search(m.group(0)) for m in _WALKTHROUGH_INTRO.finditer(s))
 
 
-def _content(s: str, lo: int, hi: int) -> int:
+def content_start(s: str, lo: int, hi: int) -> int:
     """Where the text of a region starts (after the cue's colon, spaces and line breaks)."""
     return hi - len(s[lo:hi].lstrip(" \t:：=-–—,\n\r\"'"))
 
@@ -93,12 +93,12 @@ def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = Fa
     short = len(clause.strip()) <= 14 and not strict
     m = Mentions(clause, n, None if strict else options, allow_lower=short)
     found = m.primary()
-    if len(found) > 1 and _OR_BETWEEN.search(clause) is None and m.letters:
+    if len(found) > 1 and OR_BETWEEN.search(clause) is None and m.letters:
         # "C (Early Medieval)" names one option twice; letters decide when they agree
         found = list(dict.fromkeys(c for _, _, c in m.letters))
     if len(found) > 1 and not m.letters:
         # "Qing (B)" / "the Tang dynasty, option D": an option named by text and letter agrees
-        outside = Mentions(_blank(clause, [(a.start(), a.end()) for a in _ASIDE.finditer(clause)]), n, options).primary()
+        outside = Mentions(blank_spans(clause, [(a.start(), a.end()) for a in ASIDE.finditer(clause)]), n, options).primary()
         found = outside if len(outside) == 1 else found
     answer = _single(found, letters_for(n))
     if answer not in (None, CONFLICT) and options and m.letters:
@@ -131,7 +131,7 @@ def _bare_letter(s: str, n: int, options) -> str | None:
     if options:
         plain = s.strip(" .。!\"'").lower()
         for i, option in enumerate(options):
-            if plain in _variants(option) and sum(plain in _variants(o) for o in options) == 1:
+            if plain in option_variants(option) and sum(plain in option_variants(o) for o in options) == 1:
                 return string.ascii_uppercase[i]
     return None
 
@@ -139,7 +139,7 @@ def _bare_letter(s: str, n: int, options) -> str | None:
 _LABELLED_OPTION = re.compile(r"\(?([a-z])[.):]\s+(.+)")
 
 
-def _labelled_option(s: str, n: int, options) -> str | None:
+def labelled_option(s: str, n: int, options) -> str | None:
     """The letter of a reply that is only an option as the question lists it: "B. Qing", "(C) Classical
     Period (200 BCE - 650 AD)" (read without looking for cues)."""
     labelled = _LABELLED_OPTION.fullmatch(s.strip(" .。!\"'").lower()) if options else None
@@ -190,13 +190,13 @@ _AGE_SUPERLATIVE = re.compile(r"\b(?:oldest|earliest|newest|latest|most\s+(?:rec
 def letter_candidates(s: str, n: int, options) -> Iterator[Candidate | None]:
     """The letters a normalised reply states, in the order a grader reads them."""
     valid = letters_for(n)
-    bare = _bare_letter(s, n, options) or _labelled_option(s, n, options)
+    bare = _bare_letter(s, n, options) or labelled_option(s, n, options)
     if bare is not None:
         yield Candidate(bare if bare in valid else CONFLICT, 0, Kind.BARE)
         return
     if "{" in s:
         yield _json_letter(s, n, options)
-    listing = _is_options_listing(s)
+    listing = is_options_listing(s)
     low = lower(s)
     outside = _NONE_OF_THE_OPTIONS.search(s) if holds_any(low, _OUTSIDE_WORDS) else None
     ranked_only = False   # the only "... is X." said which is oldest or newest
@@ -239,9 +239,9 @@ def _line_letter(s: str, lo: int, hi: int, final: int, n: int, options, listing:
     if _OR_LINE.fullmatch(region):
         return Candidate(CONFLICT, lo, Kind.LINE, final)
     if _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
-        clause = first_clause(region[:_LEAD_CHARS])
+        clause = first_clause(region[:LEAD_CHARS])
         if not _asked(region, clause):
-            rest = s[lo + len(clause):lo + len(clause) + _LEAD_CHARS]
+            rest = s[lo + len(clause):lo + len(clause) + LEAD_CHARS]
             return Candidate(_letter_in_clause(clause, n, options, rest), lo, Kind.LEAD)
     return None
 
@@ -265,7 +265,7 @@ def _stated_letter(s: str, low: str, how: Kind, lo: int, hi: int, final: int, n:
     region = s[lo:hi]
     clause = first_clause(region)
     if _asked(region.lstrip(" \t:：=-–—,\n\r\"'"), clause):
-        return Candidate(CONFLICT, _content(s, lo, hi), how, final)
+        return Candidate(CONFLICT, content_start(s, lo, hi), how, final)
     ranked = how == Kind.CUE and _RANKED.search(low, max(0, lo - 40), lo) is not None
     if how == Kind.CUE and REVERSE_CUE.match(low, hi) and _CONCESSION.match(region.lstrip()):
         # "Although C could also be from an earlier period, A is the most likely answer.": the answer
@@ -274,7 +274,7 @@ def _stated_letter(s: str, low: str, how: Kind, lo: int, hi: int, final: int, n:
     elif (how == Kind.ODD or how == Kind.CUE and REVERSE_CUE.match(low, hi)) and _REASON_FIRST.match(region.lstrip()):
         clause = region[region.rfind(",") + 1:]
     answer = _letter_in_clause(clause, n, options, region[len(clause):], how == Kind.CLOSING, ranked)
-    return Candidate(answer, _content(s, lo, hi), how, final)
+    return Candidate(answer, content_start(s, lo, hi), how, final)
 
 
 def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None) -> str | None:
@@ -294,14 +294,14 @@ def parse_letter(text, n_options: int = 4, options: Sequence[str] | None = None)
 def _letter_anywhere(s: str, n: int, options) -> str | None:
     """No cue, no answer line: one option named unambiguously (a labelled letter "Artifact C", an
     ordinal, an option text, or the only letter of a short reply), none hedged or refused."""
-    if len(s) > ANYWHERE_LIMIT or UNSURE.search(s) or _LETTER_ASKED.search(s) or _LETTERS_OR.search(s):
+    if len(s) > ANYWHERE_LIMIT or UNSURE.search(s) or LETTER_ASKED.search(s) or _LETTERS_OR.search(s):
         return None   # (and not "B or D ... Both coins (B and D) ...": a hedge between options)
-    masked = _mask_abbreviations(s)
+    masked = mask_abbreviations(s)
     neg = negated_spans(masked)
     strong = {m.group(1).upper() for m in _STRONG_MENTION.finditer(masked) if not inside(m.start(1), neg)}
     m = Mentions(s, n, options)
     candidates = set(strong) | {c for _, _, c in m.ordinals} | {c for _, _, c in m.texts}
-    if len(s) <= 200 and not _OR_BETWEEN.search(s):
+    if len(s) <= 200 and not OR_BETWEEN.search(s):
         candidates |= {c for _, _, c in m.letters}
     if len(candidates) != 1:
         return None
@@ -309,4 +309,4 @@ def _letter_anywhere(s: str, n: int, options) -> str | None:
     return answer if answer in letters_for(n) else None
 
 
-__all__ = ['letter_candidates', 'parse_letter']
+__all__ = ["content_start", "is_options_listing", "labelled_option", "letter_candidates", "parse_letter"]

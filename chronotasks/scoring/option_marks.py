@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from chronotasks.scoring.availability import _ABOUT_AVAILABILITY, _NOT_AVAILABLE_HEADER, POLARITY
+from chronotasks.scoring.availability import ABOUT_AVAILABILITY, NOT_AVAILABLE_HEADER, POLARITY
 from chronotasks.scoring.candidates import CONFLICT
 from chronotasks.scoring.normalization import holds_any, lower, word_gate
 from chronotasks.scoring.option_texts import Mentions, letters_for
@@ -22,7 +22,7 @@ _VERDICT = re.compile(r"(?<![A-Za-z0-9])([A-Z])(?![A-Za-z0-9])[^A-Z\n✓✗]{0,5
 _MARK = re.compile(r"(?=[✓✗yYnNcCiItTfFaAdD])(?:✓|✗|(?<![\w-])(?:yes|no|correct|incorrect|true|false|applies|does\s+not\s+apply|not\s+applicable)(?![\w-]))", re.IGNORECASE)
 
 
-def _verdicts(s: str, n: int) -> frozenset[str] | None:
+def letter_verdicts(s: str, n: int) -> frozenset[str] | None:
     """ "A ✓ B ✗ C ✓ D ✗" / "A – yes, B – no": the letters marked yes, when every option has one mark."""
     if not holds_any(lower(s), _VERDICT_WORDS):
         return None
@@ -37,7 +37,7 @@ def _verdicts(s: str, n: int) -> frozenset[str] | None:
     return None
 
 
-def _line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozenset[str] | str | None:
+def line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozenset[str] | str | None:
     """Per-option lines or table rows, each naming one option and marking it ("| B | iron forging |
     ✓ |", "- Paper: ✗", "**C. Glass** – No."): the options marked yes, when every option is marked
     (CONFLICT when an option gets two different marks). Marks under a header or beside words about
@@ -74,11 +74,12 @@ def _line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozense
     if not (len(marks) >= 2 and set(marks) == set(letters_for(n))):
         return None
     described = " ".join(context)
-    if _ABOUT_AVAILABILITY.search(described):
+    if ABOUT_AVAILABILITY.search(described):
         if asks not in POLARITY:
             return CONFLICT
-        marked_unavailable = _NOT_AVAILABLE_HEADER.search(" ".join(headers)) is not None
+        marked_unavailable = NOT_AVAILABLE_HEADER.search(" ".join(headers)) is not None
         return frozenset(c for c, ok in marks.items() if (ok == marked_unavailable) == POLARITY[asks])
     return frozenset(c for c, ok in marks.items() if ok)
 
 
+__all__ = ["letter_verdicts", "line_verdicts"]

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from chronotasks.scoring.chinese_periods import dynasty_mentions, dynasty_of
-from chronotasks.scoring.letter_patterns import _AND, _ARTICLE_NEXT, _NOT_ARTICLE
+from chronotasks.scoring.letter_patterns import AND, ARTICLE_NEXT, NOT_ARTICLE
 from chronotasks.scoring.option_names import translations
 from chronotasks.scoring.reply_text import (
     inside,
@@ -34,10 +34,10 @@ _POSITION = re.compile(r"(?:\b(?:artifacts?|artefacts?|images?|imgs?|pictures?|p
 
 # Between two options of one list: separators only ("A, C and D", "B (iron forging) and C").
 _GAP = re.compile(r"(?:[\s,;&/+'\"()\[\]]|\band\b|\bthe\b|\bplus\b|\bas\s+well\s+as\b|\balso\b|\boptions?\b|\bartifacts?\b|"
-                  r"\bartefacts?\b|\bimages?\b|\bletters?\b|\bchoices?\b|" + _AND + ")*", re.IGNORECASE)
+                  r"\bartefacts?\b|\bimages?\b|\bletters?\b|\bchoices?\b|" + AND + ")*", re.IGNORECASE)
 
 
-_GAP_AFTER_TEXT = re.compile(r"(?:[\s,;&/+'\"()\[\]:.\-–—]|\bthe\b|\bplus\b|" + _AND + ")*", re.IGNORECASE)
+_GAP_AFTER_TEXT = re.compile(r"(?:[\s,;&/+'\"()\[\]:.\-–—]|\bthe\b|\bplus\b|" + AND + ")*", re.IGNORECASE)
 
 
 def letters_for(n_options: int) -> str:
@@ -54,7 +54,7 @@ _GENERIC_TAIL = re.compile(r"\s+(?:period|era|dynasty|epoch)$", re.IGNORECASE)
 
 
 @lru_cache(maxsize=4096)
-def _variants(option: str) -> tuple[str, ...]:
+def option_variants(option: str) -> tuple[str, ...]:
     """The ways a reply may name an option: its text, without the parenthesised part ("Iron Age"
     for "Iron Age (1800 - 200 BCE)"), without a trailing "Period" ("Early Medieval"), and its
     Chinese names (``option_names``); lower case."""
@@ -74,9 +74,9 @@ def _option_matcher(options: tuple[str, ...]) -> tuple[re.Pattern | None, dict[s
     the option of each variant, and the option of each dynasty (for options that name one)."""
     owner: dict[str, int] = {}
     for i, option in enumerate(options):
-        for v in _variants(option):
+        for v in option_variants(option):
             owner.setdefault(v, i)
-    shared = {v for v in owner if sum(v in _variants(o) for o in options) > 1}
+    shared = {v for v in owner if sum(v in option_variants(o) for o in options) > 1}
     for v in shared:
         owner.pop(v)
     words = sorted((v for v in owner if v.isascii()), key=len, reverse=True)
@@ -111,7 +111,7 @@ def option_mentions(s: str, options: Sequence[str] | None) -> list[tuple[int, in
     return sorted(found)
 
 
-def _mask_abbreviations(s: str) -> str:
+def mask_abbreviations(s: str) -> str:
     return _ABBREVIATIONS.sub(lambda m: " " * len(m.group(0)), s) if "." in s else s
 
 
@@ -125,8 +125,8 @@ def lone_letters(s: str, n_options: int, allow_lower: bool = False) -> list[tupl
             continue
         up = ch.upper()
         if up == "A":
-            nxt = _ARTICLE_NEXT.match(s, m.end())
-            if nxt and nxt.group(1) not in _NOT_ARTICLE and not (ch == "a" and allow_lower and len(s) <= 12):
+            nxt = ARTICLE_NEXT.match(s, m.end())
+            if nxt and nxt.group(1) not in NOT_ARTICLE and not (ch == "a" and allow_lower and len(s) <= 12):
                 continue
         if up == "I" and (n_options < 9 or _PRONOUN_I.match(s, m.end())):
             continue
@@ -155,7 +155,7 @@ class Mentions:
     ("Image 3") are read only when the question shows no option texts (letters label images)."""
 
     def __init__(self, text: str, n_options: int, options: Sequence[str] | None, allow_lower: bool = False) -> None:
-        self._s = s = _mask_abbreviations(text)
+        self._s = s = mask_abbreviations(text)
         self._n, self._options = n_options, options
         self._neg = neg = negated_spans(s)
         self.letters = [(p, p + 1, c) for p, c in lone_letters(s, n_options, allow_lower) if not inside(p, neg)]
@@ -189,7 +189,7 @@ class Mentions:
         return list(dict.fromkeys(c for _, _, c in sorted(self.letters + self.ordinals + self.texts)))
 
 
-def _blank(s: str, spans) -> str:
+def blank_spans(s: str, spans) -> str:
     out, last = [], 0
     for a, b in spans:
         if a < last:
@@ -199,7 +199,7 @@ def _blank(s: str, spans) -> str:
     return "".join(out) + s[last:]
 
 
-def _runs(body: str, mentions: Mentions) -> list[list[str]]:
+def option_runs(body: str, mentions: Mentions) -> list[list[str]]:
     """The lists of options a statement gives: options joined only by separators form one run
     ("A, C and D"; "B (iron forging) and C"; "paper and synthetic pigments")."""
     spans = mentions.primary_spans()
@@ -213,7 +213,7 @@ def _runs(body: str, mentions: Mentions) -> list[list[str]]:
         if not joined and mentions._options and spans is not mentions.texts:
             if texts is None:
                 texts = [(a, b) for a, b, _ in mentions.texts]
-            blanked = _blank(gap, [(a - prev_end, b - prev_end) for a, b in texts if prev_end <= a and b <= start])
+            blanked = blank_spans(gap, [(a - prev_end, b - prev_end) for a, b in texts if prev_end <= a and b <= start])
             joined = blanked != gap and _GAP_AFTER_TEXT.fullmatch(blanked) is not None
         if joined:
             runs[-1].append(letter)
@@ -222,4 +222,13 @@ def _runs(body: str, mentions: Mentions) -> list[list[str]]:
     return runs
 
 
-__all__ = ['Mentions', 'letters_for', 'lone_letters', 'option_mentions']
+__all__ = [
+    "Mentions",
+    "blank_spans",
+    "letters_for",
+    "lone_letters",
+    "mask_abbreviations",
+    "option_mentions",
+    "option_runs",
+    "option_variants",
+]
