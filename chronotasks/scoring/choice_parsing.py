@@ -17,10 +17,9 @@ from functools import lru_cache
 from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer, json_values
 from chronotasks.scoring.normalization import lower, normalize
+from chronotasks.scoring.ordinals import ORDINAL_WORDS, ZH_DIGITS
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
-    ORDINAL_WORDS,
-    ZH_DIGITS,
     corrections,
     cut_off,
     first_clause,

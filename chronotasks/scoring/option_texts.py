@@ -13,11 +13,8 @@ from functools import lru_cache
 from chronotasks.scoring.chinese_periods import dynasty_mentions, dynasty_of
 from chronotasks.scoring.letter_patterns import AND, ARTICLE_NEXT, NOT_ARTICLE
 from chronotasks.scoring.option_names import translations
-from chronotasks.scoring.reply_text import (
-    inside,
-    negated_spans,
-    ordinal_positions,
-)
+from chronotasks.scoring.ordinals import ordinal_positions
+from chronotasks.scoring.reply_text import inside, negated_spans
 
 _LONE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(?![A-Za-z0-9]|-[A-Za-z])")
 

@@ -19,16 +19,8 @@ from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, HYPOTHETICAL, Ca
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.normalization import lower, normalize
 from chronotasks.scoring.option_texts import letters_for, option_mentions
-from chronotasks.scoring.reply_text import (
-    ANYWHERE_LIMIT,
-    HEDGE,
-    LABEL_PREFIX,
-    UNSURE,
-    ZH_DIGITS,
-    blank_label_prefixes,
-    cut_off,
-    regions,
-)
+from chronotasks.scoring.ordinals import LABEL_PREFIX, ZH_DIGITS, blank_label_prefixes
+from chronotasks.scoring.reply_text import ANYWHERE_LIMIT, HEDGE, UNSURE, cut_off, regions
 
 _NUM = r"(?:\s*\(\s*(?:#|no\.?\s*)?\d\s*\))?"  # "newest (1) to oldest (4)"
 _FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)" + _NUM + r"\s*(?:up\s+|forward\s+|all\s+the\s+way\s+)?(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"

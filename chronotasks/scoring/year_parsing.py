@@ -18,7 +18,8 @@ from collections.abc import Iterator
 from chronotasks.scoring.candidates import CONFLICT, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer
 from chronotasks.scoring.normalization import lower, normalize
-from chronotasks.scoring.reply_text import UNSURE, ZH_DIGITS, corrections, cut_off, line_around, negated_spans
+from chronotasks.scoring.ordinals import ZH_DIGITS
+from chronotasks.scoring.reply_text import UNSURE, corrections, cut_off, line_around, negated_spans
 
 _ZH_YEAR = re.compile(r"([一二三四五六七八九〇零○Ｏ]{4})\s*年")
 _UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
