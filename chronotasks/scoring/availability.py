@@ -26,20 +26,26 @@ UNAVAILABLE = re.compile(
     r"|\bunavailable\b|\banachronistic\b|\b(?:came|come|appeared|arrived|were\s+(?:invented|developed|introduced))\s+(?:much\s+|far\s+)?later\b"
     r"|\b(?:are|is|were)\s+(?:all\s+|both\s+)?(?:modern|later|too\s+late|much\s+later)\b|\bnot\s+yet\b|不可能|尚未|没有出现|不存在|不可用|无法获得"
     r"|\b(?:would|were|was|did|could|had)\s*(?:not|n't)\s*$)",  # "..., porcelain would not."
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
 AVAILABLE = re.compile(
     r"(?=[wiaeWIAE已可])(?:\b(?:would\s+have\s+been|were|was|are|is)\s+(?:all\s+|both\s+|already\s+|readily\s+|widely\s+)?(?:available|in\s+use|known|used|practi[cs]ed)\b"
     r"|\b(?:existed|available)\b|已经存在|已有|(?<!不)可用"
-    r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$)", re.IGNORECASE)  # "..., while A and B were."
+    r"|\b(?:would\s+have\s+been|were|was|did|had)\s*$)",
+    re.IGNORECASE,
+)  # "..., while A and B were."
 
 
 # (a dash before "all"/"none" starts a statement of its own: "None of these — all of them were available")
-_GROUP_SPLIT = re.compile(r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s"
-                          r"|\s[—–-]{1,2}\s*(?=(?:all|none|every|each|both|neither)\b)"
-                          r"|,\s*(?:so|thus|therefore|hence)\s+(?=(?:all|none|every|each|both|neither|no)\b)"
-                          r"|,\s*(?:since|because|as|given\s+that)\s", re.IGNORECASE)   # (a reason is a statement of its own)
+_GROUP_SPLIT = re.compile(
+    r"[.;!?。；\n]\s*|,\s*(?:while|whereas|but)\b|\s(?:while|whereas|but)\s"
+    r"|\s[—–-]{1,2}\s*(?=(?:all|none|every|each|both|neither)\b)"
+    r"|,\s*(?:so|thus|therefore|hence)\s+(?=(?:all|none|every|each|both|neither|no)\b)"
+    r"|,\s*(?:since|because|as|given\s+that)\s",
+    re.IGNORECASE,
+)  # (a reason is a statement of its own)
 
 
 # "None of the listed techniques would have been available" says every option was not
@@ -88,7 +94,8 @@ def _availability_groups(s: str, n: int, options) -> list[tuple[bool, frozenset[
 # "The materials that would not have been available are: A, C": the question's words, then the answer
 ANSWER_AFTER_PREDICATE = re.compile(  # on lower(text)
     r"(?=[aeiku可存出])(?:avail\w*|exist\w*|known|invented|used?|可用|存在|出现)[^.\n:：]{0,40}?(?:(?:\b(?:are|is|were|would\s+be)\b|是)\s*[:：]?|[:：])"
-    r"(?=[^.\n]{1,60}(?:[.\n]|$))")
+    r"(?=[^.\n]{1,60}(?:[.\n]|$))"
+)
 
 
 _GROUP_LABEL = re.compile(r"[ \t]*(?:[-*•][ \t]*)?(?:(?:not[ \t]+|un)?available|(?:不)?可用)[ \t]*[:：]")
@@ -108,17 +115,17 @@ def said_available(line: str) -> bool:
     came later)", "B, D. Stone and gold were available.") or after the question's own words ("The
     materials that would not have been available are: A, C")."""
     if _GROUP_LABEL.match(lower(line)):
-        return True   # "Available: A, C" / "Not available: B, D": a group under its label
+        return True  # "Available: A, C" / "Not available: B, D": a group under its label
     if ANSWER_AFTER_PREDICATE.search(lower(line)):
         return False
     line = _unlabelled(line)
     head = first_clause(blank_spans(line, [(a.start(), a.end()) for a in ASIDE.finditer(line)]))
-    if _GROUP_ALL.match(head) or _GROUP_NONE.match(head):   # "All of these materials — stone, silk, ... — would have been available"
+    if _GROUP_ALL.match(head) or _GROUP_NONE.match(head):  # "All of these materials — stone, silk, ... — would have been available"
         head = re.split(r"[.;!?。；\n]", line, maxsplit=1)[0]
     lead = LEAD_LIST.match(head)
     if lead:
-        head = head[lead.end():]
-        head = head[:m.start()] if (m := LETTER_STOP.search(head) or re.search(r"[.;]\s", head)) else head
+        head = head[lead.end() :]
+        head = head[: m.start()] if (m := LETTER_STOP.search(head) or re.search(r"[.;]\s", head)) else head
     return said_unavailable(head) is not None
 
 
@@ -161,13 +168,75 @@ def polarity_candidate(s: str, n: int, options, asks: str | None, cut: int | Non
 
 # After an option's text, a word that keeps it the name of an option ("bronze and copper", "paper was
 # ..."); any other word makes the text describe a thing ("a bronze coin", "a silk scarf")
-_NAMING_NEXT = frozenset((
-    "and", "or", "nor", "but", "was", "were", "is", "are", "would", "could", "might", "may", "had", "has", "have", "did",
-    "does", "do", "not", "as", "in", "on", "at", "to", "for", "from", "by", "of", "since", "until", "before", "after", "than",
-    "then", "also", "only", "already", "being", "been", "be", "existed", "exists", "came", "technique", "techniques",
-    "method", "methods", "process", "material", "materials", "option", "options", "would've", "wasn't", "weren't",
-    "didn't", "couldn't", "wouldn't", "isn't", "aren't", "hadn't", "became", "appeared", "developed", "emerged",
-))
+_NAMING_NEXT = frozenset(
+    (
+        "and",
+        "or",
+        "nor",
+        "but",
+        "was",
+        "were",
+        "is",
+        "are",
+        "would",
+        "could",
+        "might",
+        "may",
+        "had",
+        "has",
+        "have",
+        "did",
+        "does",
+        "do",
+        "not",
+        "as",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "of",
+        "since",
+        "until",
+        "before",
+        "after",
+        "than",
+        "then",
+        "also",
+        "only",
+        "already",
+        "being",
+        "been",
+        "be",
+        "existed",
+        "exists",
+        "came",
+        "technique",
+        "techniques",
+        "method",
+        "methods",
+        "process",
+        "material",
+        "materials",
+        "option",
+        "options",
+        "would've",
+        "wasn't",
+        "weren't",
+        "didn't",
+        "couldn't",
+        "wouldn't",
+        "isn't",
+        "aren't",
+        "hadn't",
+        "became",
+        "appeared",
+        "developed",
+        "emerged",
+    )
+)
 
 
 _NEXT_WORD = re.compile(r"[ \t]+([a-z][a-z'’-]*)")
@@ -178,7 +247,7 @@ def caption_only(s: str, n: int, options) -> bool:
     portrait of a man on it."): a caption of the image, no answer to which options were (not) available."""
     if len(s) > 300 or not options or ABOUT_AVAILABILITY.search(s):
         return False
-    if lone_letters(s, n):   # (the cheaper tests first)
+    if lone_letters(s, n):  # (the cheaper tests first)
         return False
     named = option_mentions(s, options)
     if not named:

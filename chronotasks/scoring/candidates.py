@@ -38,19 +38,19 @@ class Kind(str, Enum):
     ``FALLBACKS``, where its fallback regions begin) and the readings the readers add (``BARE`` .. ``LEAD``).
     A ``str`` so that kinds compare, hash and print as their names."""
 
-    CUE = "cue"   # after an answer cue, before "is the correct answer", or inside a self-correction
-    HYPOTHETICAL = "hypothetical"   # a cue or closing in a sentence that sets a condition ("if image 3 is Song, ...")
-    ODD = "odd"   # before "is the odd one out", "belongs to a different period"
-    CLOSING = "closing"   # the end of a last sentence "... is X."
-    BOLD = "bold"   # a bold span ending its line
-    LINE = "line"   # the first or the last line, or a line after a self-correction or "... are:"
-    WEAK = "weak"   # after a conclusion cue such as "so" or "因此"
-    ALL = "all"   # the whole reply
-    FALLBACKS = "fallbacks"   # the mark before the fallback regions
-    BARE = "bare"   # a reply that is only the answer
-    JSON = "json"   # a JSON answer field
-    STRUCTURE = "structure"   # a list, a table or per-option verdicts
-    LEAD = "lead"   # a line that starts with an answer and goes on
+    CUE = "cue"  # after an answer cue, before "is the correct answer", or inside a self-correction
+    HYPOTHETICAL = "hypothetical"  # a cue or closing in a sentence that sets a condition ("if image 3 is Song, ...")
+    ODD = "odd"  # before "is the odd one out", "belongs to a different period"
+    CLOSING = "closing"  # the end of a last sentence "... is X."
+    BOLD = "bold"  # a bold span ending its line
+    LINE = "line"  # the first or the last line, or a line after a self-correction or "... are:"
+    WEAK = "weak"  # after a conclusion cue such as "so" or "因此"
+    ALL = "all"  # the whole reply
+    FALLBACKS = "fallbacks"  # the mark before the fallback regions
+    BARE = "bare"  # a reply that is only the answer
+    JSON = "json"  # a JSON answer field
+    STRUCTURE = "structure"  # a list, a table or per-option verdicts
+    LEAD = "lead"  # a line that starts with an answer and goes on
 
     __str__ = str.__str__
 
@@ -79,7 +79,7 @@ class Candidate(NamedTuple):
     value: Any
     start: int
     how: str
-    final: int = 0   # 0: stated plainly; 1: marked final ("Final answer:", "so"); 2k or 2k+1: after k self-corrections
+    final: int = 0  # 0: stated plainly; 1: marked final ("Final answer:", "so"); 2k or 2k+1: after k self-corrections
 
 
 # Yielded by a reader before its fallback readings: once a committed answer was found they cannot
@@ -120,12 +120,12 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
             if cand.value == CONFLICT:
                 return None
             if cand.how in FALLBACK:
-                return None if supposed else cand.value   # (a fallback may be reading the hypothesis)
+                return None if supposed else cand.value  # (a fallback may be reading the hypothesis)
             if cand.how == Kind.BARE:
                 return cand.value
             continue
         if cand.how in FALLBACK or (cand.how in SOFT and primary.how not in SOFT) or cand.value == primary.value:
-            continue   # (two "X belongs to a different period" of different X: two answers)
+            continue  # (two "X belongs to a different period" of different X: two answers)
         if cand.value == CONFLICT:
             # a statement naming alternatives after the answer ("Answer: C ... it could be B or D")
             if cand.how in (Kind.CUE, Kind.JSON, Kind.CLOSING) and cand.start > primary.start:

@@ -7,14 +7,91 @@ from __future__ import annotations
 import re
 
 # After "A": words that make it the article ("A stone axe"), unless a verb or conjunction follows.
-NOT_ARTICLE = frozenset((
-    "is", "was", "are", "were", "and", "or", "&", "seems", "seem", "looks", "look", "appears", "appear", "belongs", "belong",
-    "has", "had", "have", "shows", "show", "would", "could", "should", "might", "may", "must", "will", "can", "then", "to",
-    "vs", "versus", "comes", "came", "dates", "date", "precedes", "predates", "differs", "fits", "fit", "matches", "match",
-    "stands", "remains", "also", "only", "alone", "too", "first", "last", "through", "being", "be", "goes", "gets",
-    "clearly", "likely", "probably", "definitely", "seemed", "seemingly", "represents", "shares", "share", "corresponds",
-    "correspond", "et", "y", "und", "dan", "ve", "và", "ou", "oder", "atau", "hoặc", "veya", "est", "es", "ist",   # ("A et C", "A ou C")
-))
+NOT_ARTICLE = frozenset(
+    (
+        "is",
+        "was",
+        "are",
+        "were",
+        "and",
+        "or",
+        "&",
+        "seems",
+        "seem",
+        "looks",
+        "look",
+        "appears",
+        "appear",
+        "belongs",
+        "belong",
+        "has",
+        "had",
+        "have",
+        "shows",
+        "show",
+        "would",
+        "could",
+        "should",
+        "might",
+        "may",
+        "must",
+        "will",
+        "can",
+        "then",
+        "to",
+        "vs",
+        "versus",
+        "comes",
+        "came",
+        "dates",
+        "date",
+        "precedes",
+        "predates",
+        "differs",
+        "fits",
+        "fit",
+        "matches",
+        "match",
+        "stands",
+        "remains",
+        "also",
+        "only",
+        "alone",
+        "too",
+        "first",
+        "last",
+        "through",
+        "being",
+        "be",
+        "goes",
+        "gets",
+        "clearly",
+        "likely",
+        "probably",
+        "definitely",
+        "seemed",
+        "seemingly",
+        "represents",
+        "shares",
+        "share",
+        "corresponds",
+        "correspond",
+        "et",
+        "y",
+        "und",
+        "dan",
+        "ve",
+        "và",
+        "ou",
+        "oder",
+        "atau",
+        "hoặc",
+        "veya",
+        "est",
+        "es",
+        "ist",  # ("A et C", "A ou C")
+    )
+)
 
 
 ARTICLE_NEXT = re.compile(r"\s+([a-z][a-z'’-]*)")
@@ -24,15 +101,22 @@ ARTICLE_NEXT = re.compile(r"\s+([a-z][a-z'’-]*)")
 OR = r"(?:or|/|或|还是|または|또는|(?<=\s)(?:ou|oder|atau|hoặc|veya|или|أو)(?=\s))"
 
 
-OR_BETWEEN = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:,\s*)?" + OR + r"\s*\(?(?:option\s+|artifact\s+|image\s+)?[A-Z](?![A-Za-z0-9])", re.IGNORECASE)
+OR_BETWEEN = re.compile(
+    r"(?<![A-Za-z0-9])[A-Z]\)?\s*(?:,\s*)?" + OR + r"\s*\(?(?:option\s+|artifact\s+|image\s+)?[A-Z](?![A-Za-z0-9])", re.IGNORECASE
+)
 
 
-ALL_BUT = re.compile(r"(?=[aetAET除])(?:\b(?:all|everything|every\s+(?:option|one|choice)|tou(?:te)?s|alle[sn]?|tod[oa]s|tutt[ei])\b[^.\n]{0,30}?"
-                      r"\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides|sauf|excepté|hormis|außer|ausser|excepto|salvo|menos"
-                      r"|tranne|eccetto)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均))", re.IGNORECASE)   # (and in French, German, Spanish, Italian)
+ALL_BUT = re.compile(
+    r"(?=[aetAET除])(?:\b(?:all|everything|every\s+(?:option|one|choice)|tou(?:te)?s|alle[sn]?|tod[oa]s|tutt[ei])\b[^.\n]{0,30}?"
+    r"\b(?:but|except(?:\s+for)?|other\s+than|apart\s+from|besides|sauf|excepté|hormis|außer|ausser|excepto|salvo|menos"
+    r"|tranne|eccetto)\b\s*(.*)|除了?(.*?)(?:以外|之外)?(?:都|均))",
+    re.IGNORECASE,
+)  # (and in French, German, Spanish, Italian)
 
 
-OPTION_LINE = re.compile(r"(?:^[ \t]*[-*•]?[ \t]*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE)
+OPTION_LINE = re.compile(
+    r"(?:^[ \t]*[-*•]?[ \t]*|(?<=[.)])\s+)\(?([A-Z])(?:[.)]|\s*[:\-–—])\s+(?:[A-Z][a-z]|[a-z]|[A-Z]n?\s[a-z]|[\u4e00-\u9fff])", re.MULTILINE
+)
 
 
 # "and" in the languages models answer in: "1 et 3", "B, D dan E", "3と4", "B와 D", "B и D"
@@ -44,8 +128,11 @@ _LIST_SEP = rf"(?>\s*(?:[,;&]|{AND}|\bplus\b)?\s*)"  # atomic: no backtracking t
 
 LEAD_LIST = re.compile(
     r"^\s*(?:(?:the\s+)?(?:answer|options?|artifacts?|images?|letters?)\s*(?:are|is)?\s*[:.]?\s*)?[\[{'\"]*"
-    r"((?:\(?[A-Z](?![A-Za-z0-9])\)?[\]'\"]*" + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*)?(?:(?:\([A-Z]\)|[A-Z])(?![A-Za-z0-9])[\]'\"]*"
-    + _LIST_SEP + r"(?:and\s+)?[\[{'\"]*){0,25}(?:\([A-Z]\)|[A-Z]))(?![A-Za-z0-9])",
+    r"((?:\(?[A-Z](?![A-Za-z0-9])\)?[\]'\"]*"
+    + _LIST_SEP
+    + r"(?:and\s+)?[\[{'\"]*)?(?:(?:\([A-Z]\)|[A-Z])(?![A-Za-z0-9])[\]'\"]*"
+    + _LIST_SEP
+    + r"(?:and\s+)?[\[{'\"]*){0,25}(?:\([A-Z]\)|[A-Z]))(?![A-Za-z0-9])",
 )
 
 

@@ -154,11 +154,11 @@ def _sentence_after_letter(body: str, n: int, options) -> str | None:
     """The first sentence of "C, D. Terracotta and stone were in use.": a letter's full stop ends
     the sentence when what follows is not that option's text ("C. Early Medieval Period")."""
     for m in LETTER_STOP.finditer(body):
-        after = body[m.end():].lower()
+        after = body[m.end() :].lower()
         letter = ord(m.group(1)) - ord("A")
         if options and 0 <= letter < len(options) and any(after.startswith(v) for v in option_variants(options[letter])):
             continue
-        return body[:m.start() + 1]
+        return body[: m.start() + 1]
     return None
 
 
@@ -182,14 +182,14 @@ def _lead_list(line: str, n: int, options) -> frozenset[str] | str | None:
     m = LEAD_LIST.match(line)
     if not m:
         return None
-    rest = line[m.end():]
-    if re.match(r"\s*:\s*\S", rest) and m.group(1) == line[:m.end()].strip():
+    rest = line[m.end() :]
+    if re.match(r"\s*:\s*\S", rest) and m.group(1) == line[: m.end()].strip():
         return None  # "A: available" heads a line about option A
     if m.group(1) == "A" and (word := ARTICLE_NEXT.match(rest)) and word.group(1) not in NOT_ARTICLE:
         return None  # "A silver coin with a portrait": the article (a caption, not an answer)
     if _OR_NEXT.match(rest) or _DASH_WORD.match(rest):
         return CONFLICT if _OR_WORD.match(rest) else None
-    if _MORE_AFTER_ASIDE.match(rest):   # "A（アルミニウム）とD（アクリル絵具）": the list goes on after an aside
+    if _MORE_AFTER_ASIDE.match(rest):  # "A（アルミニウム）とD（アクリル絵具）": the list goes on after an aside
         return _set_in_clause(first_clause(line), n, options)
     got = _set_in_clause(m.group(1), n, None)
     if got in (None, CONFLICT):
@@ -212,9 +212,11 @@ def _marked_structures(s: str, n: int, options, k: int | None, asks: str | None)
 
 
 # "Artifacts 2, 3 and 4 all show similar features", "B, C and E share the same glaze": a group of k said to be of one time
-_SAME_GROUP = re.compile(r"(?=[sabwcfg])\b(?:share|show\s+(?:a\s+)?(?:similar|the\s+same)|(?:are|were)\s+(?:all\s+)?(?:from|of)\s+the\s+same"
-                         r"|belong\s+(?:together|to\s+the\s+same)|(?:were|are)\s+(?:all\s+)?(?:likely\s+|probably\s+)?(?:made|created|produced)\s+(?:in|during)\s+the\s+same"
-                         r"|come\s+from\s+the\s+same|form\s+(?:a|the|one)\s+group|go\s+together)\b")   # (on lower(text))
+_SAME_GROUP = re.compile(
+    r"(?=[sabwcfg])\b(?:share|show\s+(?:a\s+)?(?:similar|the\s+same)|(?:are|were)\s+(?:all\s+)?(?:from|of)\s+the\s+same"
+    r"|belong\s+(?:together|to\s+the\s+same)|(?:were|are)\s+(?:all\s+)?(?:likely\s+|probably\s+)?(?:made|created|produced)\s+(?:in|during)\s+the\s+same"
+    r"|come\s+from\s+the\s+same|form\s+(?:a|the|one)\s+group|go\s+together)\b"
+)  # (on lower(text))
 
 
 _GROUP_SENTENCE = re.compile(r"[^.!?;。\n]+")
@@ -226,12 +228,12 @@ def _group_statements(s: str, n: int, options, k: int) -> Iterator[Candidate]:
     valid = set(letters_for(n))
     low = lower(s)
     if UNSURE.search(s):
-        return   # ("I can't determine which three ... A, C and D share some features, but so do B, C and D")
+        return  # ("I can't determine which three ... A, C and D share some features, but so do B, C and D")
     for sentence in _GROUP_SENTENCE.finditer(low):
         same = _SAME_GROUP.search(low, sentence.start(), sentence.end())
         if same is None:
             continue
-        subject = s[sentence.start():same.start()]
+        subject = s[sentence.start() : same.start()]
         if HEDGE.search(low, sentence.start(), same.start()):
             continue
         named = {c for _, _, c in Mentions(subject, n, options).letters}
@@ -271,7 +273,7 @@ def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidat
     """A line that starts with the answer and goes on ("A, C. Lithography (D) is later.", "None of the
     above. All of these were available."): a fallback reading."""
     hi = s.find("\n", lo)
-    region = s[lo:min(len(s) if hi < 0 else hi, lo + LEAD_CHARS)]  # a line that starts with the answer: its start
+    region = s[lo : min(len(s) if hi < 0 else hi, lo + LEAD_CHARS)]  # a line that starts with the answer: its start
     if k is None and said_available(region):
         return None  # a group said (not) available: which group answers is the polarity's call
     got = _lead_list(region, n, options)
@@ -279,9 +281,9 @@ def _lead_candidate(s: str, lo: int, n: int, options, k: int | None) -> Candidat
         clause = first_clause(region)
         got = _set_in_clause(clause, n, options)
         named = got if isinstance(got, frozenset) else frozenset()
-        if got not in (None, CONFLICT) and hedged_after(region[len(clause):], lambda w: bool(set(Mentions(w, n, options).all()) - named)):
+        if got not in (None, CONFLICT) and hedged_after(region[len(clause) :], lambda w: bool(set(Mentions(w, n, options).all()) - named)):
             got = CONFLICT  # "I would group A, C and E. B might also belong with them"
-        if got not in (None, CONFLICT) and _list_goes_on(region[len(clause):], n, options, got):
+        if got not in (None, CONFLICT) and _list_goes_on(region[len(clause) :], n, options, got):
             got = None  # "Porcelain. Paper."
     if got not in (None, CONFLICT) and k is not None and len(got) != k:
         got = None  # "B and E stand out as outliers: ..." names the other two of five
@@ -295,7 +297,7 @@ _ZH_ITEMS = re.compile(r"[\u4e00-\u9fff]{2,8}(?:(?:和|与|及|以及|、)[\u4e0
 _ZH_JOINT = re.compile(r"和|与|以及|及|、")
 
 
-_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")   # a reply that gives option letters is read by them
+_ANY_LETTER = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])")  # a reply that gives option letters is read by them
 
 
 def _names_unknown_items(s: str, options) -> bool:
@@ -306,17 +308,15 @@ def _names_unknown_items(s: str, options) -> bool:
         return False
     for m in _ZH_ITEMS.finditer(s):
         named = [bool(option_mentions(item, options)) for item in _ZH_JOINT.split(m.group(0))]
-        if not all(named[1:]):   # (the first item may run on from the words before the list)
+        if not all(named[1:]):  # (the first item may run on from the words before the list)
             return True
     return False
 
 
-_NO_ANSWER = Candidate(None, 0, Kind.BARE)   # (``_whole_reply_set``: read as a whole, the reply states no answer)
+_NO_ANSWER = Candidate(None, 0, Kind.BARE)  # (``_whole_reply_set``: read as a whole, the reply states no answer)
 
 
-def letter_set_candidates(
-    s: str, n: int, options, k: int | None = None, asks: str | None = None
-) -> Iterator[Candidate | None]:
+def letter_set_candidates(s: str, n: int, options, k: int | None = None, asks: str | None = None) -> Iterator[Candidate | None]:
     """The sets of letters a normalised reply states, in the order a grader reads them. ``asks``:
     "available" or "unavailable", what the question asks for (TAB-VLM technique / material)."""
     whole = _whole_reply_set(s, n, options, k, asks)
@@ -347,7 +347,7 @@ def _whole_reply_set(s: str, n: int, options, k: int | None, asks: str | None) -
     if asks is not None and caption_only(s, n, options):
         return _NO_ANSWER
     if options and not s.isascii() and not _ANY_LETTER.search(s) and _names_unknown_items(s, options):
-        return Candidate(CONFLICT, 0, Kind.CUE)   # the set would be a part of what the reply names
+        return Candidate(CONFLICT, 0, Kind.CUE)  # the set would be a part of what the reply names
     found = json_answer(s) if "{" in s or s.lstrip().startswith("[") else None
     if found is not None:
         inner = normalize(found[1], echoes=False)
@@ -359,7 +359,7 @@ def _whole_reply_set(s: str, n: int, options, k: int | None, asks: str | None) -
     bare = s.strip(" .。!\"'")
     if len(bare) <= 60 and LEAD_LIST.fullmatch(bare):  # "C, D", "A、C、E", "[B, D]": only the answer
         return Candidate(_sized(_set_in_clause(bare, n, None), k), 0, Kind.BARE)
-    marked = None if ABOUT_AVAILABILITY.search(s) else letter_verdicts(s, n)   # (marks said of availability: read with the polarity)
+    marked = None if ABOUT_AVAILABILITY.search(s) else letter_verdicts(s, n)  # (marks said of availability: read with the polarity)
     return None if marked is None else Candidate(_sized(marked, k), 0, Kind.BARE)
 
 
@@ -367,8 +367,8 @@ def _region_sets(s: str, n: int, options, k: int | None, asks: str | None) -> It
     """The sets stated in the regions of a reply (``regions``), the structures (lists, verdicts) before its
     lines, and the fallback readings (``_fallback_sets``) only when no answer was stated."""
     listing = is_options_listing(s)
-    cut = cut_off(s)   # (where a reply stopped by the token limit stops: read once)
-    covered: list[tuple[int, int]] | None = None   # the spans of the lists read as structures (read once)
+    cut = cut_off(s)  # (where a reply stopped by the token limit stops: read once)
+    covered: list[tuple[int, int]] | None = None  # the spans of the lists read as structures (read once)
     leads: list[int] = []  # lines that start with an answer and go on: read after the polarity, if at all
     stated = False  # a committed answer was yielded
     for how, lo, hi, final in regions(s):
@@ -386,7 +386,7 @@ def _region_sets(s: str, n: int, options, k: int | None, asks: str | None) -> It
                     stated = stated or cand.value is not None
                     yield cand
             if (listing and OPTION_LINE.match(region)) or any(a <= lo <= b for a, b in covered):
-                continue   # (an option line of a listing; a line that is only an answer above a walkthrough is read)
+                continue  # (an option line of a listing; a line that is only an answer above a walkthrough is read)
             if LEAD_LIST.fullmatch(region.strip().rstrip(".")):  # a line that is only the answer
                 got = _lead_list(region, n, options)
                 stated = stated or got is not None
@@ -416,16 +416,22 @@ def _stated_set(region: str, how: Kind, n: int, options, k: int | None, asks: st
         picked = _k_clause(region, n, options, k)
         if picked is not None:
             got = picked
-    if (how == Kind.WEAK and asks in POLARITY and got not in (None, CONFLICT) and got
-            and said_unavailable(clause) not in (None, POLARITY[asks])):
+    if (
+        how == Kind.WEAK
+        and asks in POLARITY
+        and got not in (None, CONFLICT)
+        and got
+        and said_unavailable(clause) not in (None, POLARITY[asks])
+    ):
         # "..., so lithography and mechanical printing would not have been available." asked which were available:
         # a conclusion about the other group, not the answer (an answer after a cue stands as given)
         return None
     return got
 
 
-def _fallback_sets(s: str, n: int, options, k: int | None, asks: str | None, cut: int | None,
-                   leads: list[int]) -> Iterator[Candidate | None]:
+def _fallback_sets(
+    s: str, n: int, options, k: int | None, asks: str | None, cut: int | None, leads: list[int]
+) -> Iterator[Candidate | None]:
     """Read only when no answer was stated (what the reply says of each option's availability is its explanation
     then): "C and D would not have been available. A and B would.": with the question's polarity the groups are
     the answer, without it two groups are no answer; then the lines that start with options and go on."""
@@ -433,9 +439,15 @@ def _fallback_sets(s: str, n: int, options, k: int | None, asks: str | None, cut
     # (not the line a cut-off reply stops in: "• Silk — ... by c. 2450 BCE, so";
     # nor an item of a bulleted walkthrough: "• Stone — available (the tools themselves).")
     walkthrough = len(_BULLET_LINE.findall(s)) >= 2
-    lead = [c for c in (_lead_candidate(s, lo, n, options, k) for lo in leads
-                        if (cut is None or s.find("\n", lo) != -1) and not (walkthrough and _BULLET_LINE.match(s, lo)))
-            if c is not None]
+    lead = [
+        c
+        for c in (
+            _lead_candidate(s, lo, n, options, k)
+            for lo in leads
+            if (cut is None or s.find("\n", lo) != -1) and not (walkthrough and _BULLET_LINE.match(s, lo))
+        )
+        if c is not None
+    ]
     if len({c.value for c in [polarity, *lead] if c is not None and c.value is not None}) > 1:
         # "A, C. Lithography (D) is later.", "Porcelain. Paper was also not available.", "Porcelain.\nPaper.": the
         # answer the reply opens with, what it says of availability and the lines that start with options disagree
@@ -444,8 +456,9 @@ def _fallback_sets(s: str, n: int, options, k: int | None, asks: str | None, cut
     yield from lead
 
 
-def parse_letter_set(text, n_options: int = 4, options: Sequence[str] | None = None,
-                     k: int | None = None, asks: str | None = None) -> frozenset[str] | None:
+def parse_letter_set(
+    text, n_options: int = 4, options: Sequence[str] | None = None, k: int | None = None, asks: str | None = None
+) -> frozenset[str] | None:
     """The set of option letters a reply gives, or None.
 
     "A, C", "A and C", "AC", "[A, C]", "答案：C、D", "A ✓ B ✗ C ✓ D ✗", "A – yes, B – no, ...",
@@ -503,4 +516,4 @@ def parse_k_of_n(text, n_options: int, k: int, options: Sequence[str] | None = N
     return parse_letter_set(text, n_options, options, k=k)
 
 
-__all__ = ['letter_set_candidates', 'parse_k_of_n', 'parse_letter_set']
+__all__ = ["letter_set_candidates", "parse_k_of_n", "parse_letter_set"]

@@ -40,7 +40,7 @@ from chronotasks.scoring.reply_text import (
 
 _STRONG_MENTION = re.compile(
     r"(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?|choices?|answers?)\s*#?\s*|选项\s*"
-    r"|(?-i:\((?=[A-Z])))([A-Za-z])(?![A-Za-z0-9])",   # ("(B", not "(a cockscomb pot)")
+    r"|(?-i:\((?=[A-Z])))([A-Za-z])(?![A-Za-z0-9])",  # ("(B", not "(a cockscomb pot)")
     re.IGNORECASE,
 )
 
@@ -48,10 +48,13 @@ _STRONG_MENTION = re.compile(
 _OR_LINE = re.compile(r"[\s*(\[]*(?:(?i:answer|option)s?\s*:?\s*)?[A-Z]\)?\s*(?:,\s*)?" + OR + r"\s*\(?[A-Z][\s*)\].?!]*")
 
 
-_LETTERS_OR = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*" + OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")   # "B or D" (letters in capitals)
+_LETTERS_OR = re.compile(r"(?<![A-Za-z0-9])[A-Z]\)?\s*" + OR + r"\s*\(?[A-Z](?![A-Za-z0-9])")  # "B or D" (letters in capitals)
 
 
-_LEAD = re.compile(r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,。，：]|$)", re.IGNORECASE)
+_LEAD = re.compile(
+    r"^\s*[-*•]?\s*[(\[{'\"]*(?:(?:the\s+)?(?:answer|option|choice|artifact|image|img)\s*(?:is\s*)?[:#.]?\s*)?([A-Za-z])(?![A-Za-z0-9])\s*[)\]}'\"]*\s*(?:[.:)\-–—,。，：]|$)",
+    re.IGNORECASE,
+)
 
 
 _BARE = re.compile(r"[\s(\[{'\"]*(?:option\s+|answer\s*:?\s*)?([A-Za-z])[\s)\]}'\".:]*", re.IGNORECASE)
@@ -102,26 +105,32 @@ def _letter_in_clause(clause: str, n: int, options, rest: str, strict: bool = Fa
         found = outside if len(outside) == 1 else found
     answer = _single(found, letters_for(n))
     if answer not in (None, CONFLICT) and options and m.letters:
-        after = clause[m.letters[0][1]:]
-        label = _LABEL_AFTER.match(after if after.strip(" .):-–—*") else rest)   # "C. Qing", "C) Qing", "C - Qing dynasty": the option's text after its letter
+        after = clause[m.letters[0][1] :]
+        label = _LABEL_AFTER.match(
+            after if after.strip(" .):-–—*") else rest
+        )  # "C. Qing", "C) Qing", "C - Qing dynasty": the option's text after its letter
         named = [i for a, _, i in option_mentions(label.group(1), options) if a == 0] if label else []
         if named and named[0] < n and letters_for(n)[named[0]] != answer:
-            return CONFLICT   # the letter and the text name different options
+            return CONFLICT  # the letter and the text name different options
     if answer not in (None, CONFLICT) and rest and not ranked:
+
         def other(window: str) -> bool:
             return any(c != answer for c in Mentions(window, n, options).all())
+
         if hedged_after(rest, other):
             return CONFLICT
     return answer
 
 
 # A cue that ranks its answer first: "most likely", "my best guess", "if forced", "I lean towards"
-_RANKED = re.compile(r"(?:most|more)\s+likely|best\s+(?:guess|bet|answer|option)|lean(?:ing)?\s+towards?|if\s+(?:i\s+(?:had|have)\s+to|forced|pressed)|prefer")
+_RANKED = re.compile(
+    r"(?:most|more)\s+likely|best\s+(?:guess|bet|answer|option)|lean(?:ing)?\s+towards?|if\s+(?:i\s+(?:had|have)\s+to|forced|pressed)|prefer"
+)
 
 
 def _asked(region: str, clause: str) -> bool:
     """Whether the answer clause ends in a question mark ("C?", "I'm not sure. B?"): no answer."""
-    return region[len(clause):len(clause) + 2].lstrip(" *").startswith(("?", "？"))
+    return region[len(clause) : len(clause) + 2].lstrip(" *").startswith(("?", "？"))
 
 
 def _bare_letter(s: str, n: int, options) -> str | None:
@@ -177,10 +186,12 @@ _NONE_OF_THE_OPTIONS = re.compile(
     r"\bnone\s+of\s+the\s+(?:given\s+|listed\s+|provided\s+|available\s+|four\s+|five\s+)?(?:options|choices)\s+"
     r"(?:(?:exactly\s+|really\s+|quite\s+)?(?:corresponds?|matche?s?|fits?|is|are|applies|apply)|(?:is|are)\s+(?:correct|right))\b"
     r"|\b(?:is|are)\s+not\s+(?:among|in|one\s+of|listed\s+(?:in|among))\s+the\s+(?:given\s+|listed\s+|provided\s+|available\s+)?(?:options|choices)\b"
-    r"|(?:不在|没有在)(?:给出的|所给的)?选项(?:中|之中|里)|选项中(?:没有|都不)", re.IGNORECASE)
+    r"|(?:不在|没有在)(?:给出的|所给的)?选项(?:中|之中|里)|选项中(?:没有|都不)",
+    re.IGNORECASE,
+)
 
 
-_OUTSIDE_WORDS = word_gate("none", "not", "选项")   # (one of which each match holds; no other character folds to their letters)
+_OUTSIDE_WORDS = word_gate("none", "not", "选项")  # (one of which each match holds; no other character folds to their letters)
 
 
 # None of our single-letter questions asks which is oldest or newest
@@ -199,7 +210,7 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate | None]:
     listing = is_options_listing(s)
     low = lower(s)
     outside = _NONE_OF_THE_OPTIONS.search(s) if holds_any(low, _OUTSIDE_WORDS) else None
-    ranked_only = False   # the only "... is X." said which is oldest or newest
+    ranked_only = False  # the only "... is X." said which is oldest or newest
     for how, lo, hi, final in regions(s, odd=True):
         if how == Kind.FALLBACKS:
             if outside:
@@ -210,7 +221,7 @@ def letter_candidates(s: str, n: int, options) -> Iterator[Candidate | None]:
             continue
         region = s[lo:hi]  # ("odd": "The artifact in image D is the odd one out." is read as a cue)
         if how == Kind.CLOSING and _AGE_SUPERLATIVE.search(low, sentence_start(low, lo), lo):
-            ranked_only = True   # "The oldest artifact is A, a chipped stone tool.": which is oldest, not the asked answer
+            ranked_only = True  # "The oldest artifact is A, a chipped stone tool.": which is oldest, not the asked answer
             continue
         if how == Kind.LINE:
             if (cand := _line_letter(s, lo, hi, final, n, options, listing)) is not None:
@@ -241,7 +252,7 @@ def _line_letter(s: str, lo: int, hi: int, final: int, n: int, options, listing:
     if _LEAD.match(region) and not region.lower().startswith(("a ", "i ")):
         clause = first_clause(region[:LEAD_CHARS])
         if not _asked(region, clause):
-            rest = s[lo + len(clause):lo + len(clause) + LEAD_CHARS]
+            rest = s[lo + len(clause) : lo + len(clause) + LEAD_CHARS]
             return Candidate(_letter_in_clause(clause, n, options, rest), lo, Kind.LEAD)
     return None
 
@@ -270,10 +281,10 @@ def _stated_letter(s: str, low: str, how: Kind, lo: int, hi: int, final: int, n:
     if how == Kind.CUE and REVERSE_CUE.match(low, hi) and _CONCESSION.match(region.lstrip()):
         # "Although C could also be from an earlier period, A is the most likely answer.": the answer
         # is the subject after the concession, the concession's option an alternative ranked below it
-        clause, ranked = region[region.rfind(",") + 1:], True
+        clause, ranked = region[region.rfind(",") + 1 :], True
     elif (how == Kind.ODD or how == Kind.CUE and REVERSE_CUE.match(low, hi)) and _REASON_FIRST.match(region.lstrip()):
-        clause = region[region.rfind(",") + 1:]
-    answer = _letter_in_clause(clause, n, options, region[len(clause):], how == Kind.CLOSING, ranked)
+        clause = region[region.rfind(",") + 1 :]
+    answer = _letter_in_clause(clause, n, options, region[len(clause) :], how == Kind.CLOSING, ranked)
     return Candidate(answer, content_start(s, lo, hi), how, final)
 
 
@@ -295,7 +306,7 @@ def _letter_anywhere(s: str, n: int, options) -> str | None:
     """No cue, no answer line: one option named unambiguously (a labelled letter "Artifact C", an
     ordinal, an option text, or the only letter of a short reply), none hedged or refused."""
     if len(s) > ANYWHERE_LIMIT or UNSURE.search(s) or LETTER_ASKED.search(s) or _LETTERS_OR.search(s):
-        return None   # (and not "B or D ... Both coins (B and D) ...": a hedge between options)
+        return None  # (and not "B or D ... Both coins (B and D) ...": a hedge between options)
     masked = mask_abbreviations(s)
     neg = negated_spans(masked)
     strong = {m.group(1).upper() for m in _STRONG_MENTION.finditer(masked) if not inside(m.start(1), neg)}

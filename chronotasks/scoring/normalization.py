@@ -21,9 +21,12 @@ from typing import Any
 LONG_REPLY = 12_000
 HEAD, TAIL = 2_000, 8_000
 
-_THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"),
-               ("◁think▷", "◁/think▷"))   # (the last: Kimi-VL-Thinking's markers)
-
+_THINK_TAGS = (
+    ("<think>", "</think>"),
+    ("<thinking>", "</thinking>"),
+    ("<reasoning>", "</reasoning>"),
+    ("◁think▷", "◁/think▷"),
+)  # (the last: Kimi-VL-Thinking's markers)
 
 
 def word_gate(*words: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -35,7 +38,7 @@ def holds_any(text: str, words: tuple[tuple[str, ...], tuple[str, ...]]) -> bool
     """Whether ``text`` holds one of ``words`` (``word_gate``; an ASCII text is tested for the ASCII
     ones only): a substring test a word, to skip a pattern's scan (several times the cost) where the
     pattern cannot match."""
-    for word in words[0] if text.isascii() else words[1]:   # (a plain loop: twice as fast as any() over a generator)
+    for word in words[0] if text.isascii() else words[1]:  # (a plain loop: twice as fast as any() over a generator)
         if word in text:
             return True
     return False
@@ -46,16 +49,46 @@ def holds_any(text: str, words: tuple[tuple[str, ...], tuple[str, ...]]) -> bool
 _ANSWER_TAGS = re.compile(r"</?answer>|<\|[a-z_▁]{2,30}\|>|</?s>|<(?:end|start)_of_turn>|<[be]os>", re.IGNORECASE)
 _BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]{0,200}?)\s*\}|\\(?:text|textbf|mathrm)\s*\{([^{}]{0,200})\}")
 _LATEX_ARROW = re.compile(r"\\(?:to|rightarrow|Rightarrow|longrightarrow|Longrightarrow|implies)(?![A-Za-z])")
-_LATEX_SPACE = re.compile(r"\\[,;!:]|\\quad\b|\\[\[\]()]")   # (and the display-math brackets "\[ ... \]")
+_LATEX_SPACE = re.compile(r"\\[,;!:]|\\quad\b|\\[\[\]()]")  # (and the display-math brackets "\[ ... \]")
 _MARKDOWN = re.compile(r"(?=[*_`$#>])(?:\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?)", re.MULTILINE)
-_MARKS = word_gate("*", "__", "`", "$", "#", ">")   # (one of which each match holds: substring tests, far faster than the pattern's scan)
+_MARKS = word_gate("*", "__", "`", "$", "#", ">")  # (one of which each match holds: substring tests, far faster than the pattern's scan)
 # digits of other scripts, as ASCII: full-width, Arabic-Indic, Persian, Devanagari, Thai
-DIGITS = {ch: str(i) for digits in ("０１２３４５６７８９", "٠١٢٣٤٥٦٧٨٩", "۰۱۲۳۴۵۶۷۸۹", "०१२३४५६७८९", "๐๑๒๓๔๕๖๗๘๙")
-          for i, ch in enumerate(digits)}
-_FOLD = {"、": ", ", "،": ", ", "؛": "; ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
-         "『": '"', "』": '"', "【": "[", "】": "]", "《": '"', "》": '"', "〈": "<", "〉": ">",
-         "\u00a0": " ", "\u3000": " ", "✔": " ✓ ", "✓": " ✓ ", "☑": " ✓ ", "✅": " ✓ ",
-         "✘": " ✗ ", "✗": " ✗ ", "✖": " ✗ ", "❌": " ✗ ", "×": " ✗ ", "❎": " ✗ ", **DIGITS}
+DIGITS = {
+    ch: str(i) for digits in ("０１２３４５６７８９", "٠١٢٣٤٥٦٧٨٩", "۰۱۲۳۴۵۶۷۸۹", "०१२३४५६७८९", "๐๑๒๓๔๕๖๗๘๙") for i, ch in enumerate(digits)
+}
+_FOLD = {
+    "、": ", ",
+    "،": ", ",
+    "؛": "; ",
+    "“": '"',
+    "”": '"',
+    "„": '"',
+    "‘": "'",
+    "’": "'",
+    "「": '"',
+    "」": '"',
+    "『": '"',
+    "』": '"',
+    "【": "[",
+    "】": "]",
+    "《": '"',
+    "》": '"',
+    "〈": "<",
+    "〉": ">",
+    "\u00a0": " ",
+    "\u3000": " ",
+    "✔": " ✓ ",
+    "✓": " ✓ ",
+    "☑": " ✓ ",
+    "✅": " ✓ ",
+    "✘": " ✗ ",
+    "✗": " ✗ ",
+    "✖": " ✗ ",
+    "❌": " ✗ ",
+    "×": " ✗ ",
+    "❎": " ✗ ",
+    **DIGITS,
+}
 # (replaced where found: str.translate with a mapping costs ~50 ns a character of a non-ASCII text)
 _FOLDED = re.compile("[" + re.escape("".join(_FOLD)) + "]")
 
@@ -68,7 +101,7 @@ def strip_reasoning(text: str) -> str:
     for open_tag, close_tag in _THINK_TAGS:
         close = text.rfind(close_tag)
         if close >= 0:
-            return text[close + len(close_tag):]
+            return text[close + len(close_tag) :]
         if open_tag in text:
             return ""
     return text
@@ -90,12 +123,12 @@ def _strip_markdown(s: str) -> Reply:
     last = size = 0
     opened = None
     for m in _MARKDOWN.finditer(s):
-        out.append(s[last:m.start()])
+        out.append(s[last : m.start()])
         size += m.start() - last
         last = m.end()
         token = m.group(0)
         if token in ("**", "__", "***"):
-            if opened is not None and "\n" not in s[opened[1]:m.start()]:
+            if opened is not None and "\n" not in s[opened[1] : m.start()]:
                 bold.append((opened[0], size))
                 opened = None
             else:
@@ -120,23 +153,47 @@ def _strip_markdown(s: str) -> Reply:
 _INSTRUCTION_PATTERNS = (
     (("format",), r"\bin\s+the\s+format\s*:?\s*\"[^\"\n]{1,20}\""),
     (("must",), r"\byour\s+answer\s+must\s+(?:be\s+in\s+the\s+format|start\s+with)[^.\n]*(?:\.(?=\s|$)|$)?"),
-    (("simply",), r"\b(?:for\s+your\s+answer,?\s*)?simply\s+(?:provide|list)\s+the\s+numbers?\s+of[^\n]*?(?:\)\.?|$)"
-               r"|\bfor\s+your\s+answer,?\s*simply\b[^\n]*?(?:\)\.?|$)"),
-    (("sequence",), r"\bplease\s+provide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+by\s+listing[^\n]*?(?:order\.?|$)"
-                 r"|\bprovide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+using\s+letters\s*\([^)\n]{0,40}\)\.?"),
-    (("separated", "corresponding"), r"\blist\s+(?:all\s+correct\s+letters\s+separated\s+by\s+commas|the\s+three\s+letters\s+corresponding\s+to\s+artifacts"
-             r"\s+from\s+the\s+same\s+period)\s*\([^)\n]{0,60}\)\.?"),
+    (
+        ("simply",),
+        r"\b(?:for\s+your\s+answer,?\s*)?simply\s+(?:provide|list)\s+the\s+numbers?\s+of[^\n]*?(?:\)\.?|$)"
+        r"|\bfor\s+your\s+answer,?\s*simply\b[^\n]*?(?:\)\.?|$)",
+    ),
+    (
+        ("sequence",),
+        r"\bplease\s+provide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+by\s+listing[^\n]*?(?:order\.?|$)"
+        r"|\bprovide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+using\s+letters\s*\([^)\n]{0,40}\)\.?",
+    ),
+    (
+        ("separated", "corresponding"),
+        r"\blist\s+(?:all\s+correct\s+letters\s+separated\s+by\s+commas|the\s+three\s+letters\s+corresponding\s+to\s+artifacts"
+        r"\s+from\s+the\s+same\s+period)\s*\([^)\n]{0,60}\)\.?",
+    ),
     (("identify",), r"\bidentify\s+which\s+ones?\s+(?:it\s+is|they\s+are)\s+by\s+number\s*\([^)\n]{0,30}\)\.?"),
-    (("explain",), r"\bexplain\s+why\s+you\s+think\s+(?:it\s+belongs|they\s+belong)\s+to\s+(?:a\s+different|the\s+same)\s+(?:time\s+)?period\.?"),
-    (("letter", '"4"', "four-digit"), r"\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
-               r"|\banswer\s+in\s+json\s*:\s*\{\s*\"answer\"\s*:\s*\"1\"\s*\}[^\n]{0,80}?\"4\"\s*\}\.?"
-               r"|\banswer\s+with\s+a\s+single\s+four-digit\s+year\s*\(for\s+example:\s*\d{4}\)(?:\s+and\s+nothing\s+else)?\.?"),
-    (("comma-separated",), r"\bprovide\s+your\s+answer\s+as\s+a\s+comma-separated\s+list\s+of\s+the\s+image\s+indices\s*\([^)\n]{0,10}\)(?:\s*only)?\.?"),
+    (
+        ("explain",),
+        r"\bexplain\s+why\s+you\s+think\s+(?:it\s+belongs|they\s+belong)\s+to\s+(?:a\s+different|the\s+same)\s+(?:time\s+)?period\.?",
+    ),
+    (
+        ("letter", '"4"', "four-digit"),
+        r"\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
+        r"|\banswer\s+in\s+json\s*:\s*\{\s*\"answer\"\s*:\s*\"1\"\s*\}[^\n]{0,80}?\"4\"\s*\}\.?"
+        r"|\banswer\s+with\s+a\s+single\s+four-digit\s+year\s*\(for\s+example:\s*\d{4}\)(?:\s+and\s+nothing\s+else)?\.?",
+    ),
+    (
+        ("comma-separated",),
+        r"\bprovide\s+your\s+answer\s+as\s+a\s+comma-separated\s+list\s+of\s+the\s+image\s+indices\s*\([^)\n]{0,10}\)(?:\s*only)?\.?",
+    ),
     (("explanation",), r"\bdo\s+not\s+include\s+any\s+other\s+text\s+or\s+explanation\.\s*example:\s*[\d,\s]{1,20}"),
-    (("step",), r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
-             r"|perform\s+bias-check)\.?|\bfollow\s+these\s+steps\s+strictly\s*:?"),
+    (
+        ("step",),
+        r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
+        r"|perform\s+bias-check)\.?|\bfollow\s+these\s+steps\s+strictly\s*:?",
+    ),
     (("structured",), r"\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"),
-    (("represent",), r"(?:\"?[\da-e,\s]{1,20}\"\s*)?\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
+    (
+        ("represent",),
+        r"(?:\"?[\da-e,\s]{1,20}\"\s*)?\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?",
+    ),
     (("e.g.",), r"\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"),
     (("options",), r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
 )
@@ -144,7 +201,7 @@ _INSTRUCTIONS = tuple((frozenset(words), re.compile(pattern)) for words, pattern
 _INSTRUCTION_WORDS = word_gate(*(word for words, _ in _INSTRUCTION_PATTERNS for word in words))
 
 
-_ITEM_NUMBER = re.compile(r"[ \t]*(?:[\da-z][.)]|[-*•])[ \t]*$")   # ("1." is "a." once a numbered prompt's numbers are letters)
+_ITEM_NUMBER = re.compile(r"[ \t]*(?:[\da-z][.)]|[-*•])[ \t]*$")  # ("1." is "a." once a numbered prompt's numbers are letters)
 
 
 def _item_number_before(low: str, start: int) -> int:
@@ -156,16 +213,21 @@ def _item_number_before(low: str, start: int) -> int:
 def blank_instructions(s: str) -> str:
     """``s`` with every echo of our prompts' instructions (``_INSTRUCTIONS``) replaced by spaces."""
     low = lower(s)
-    if not holds_any(low, _INSTRUCTION_WORDS):   # (substring tests: half the time of one pattern of all the words)
+    if not holds_any(low, _INSTRUCTION_WORDS):  # (substring tests: half the time of one pattern of all the words)
         return s
     present = {word for word in _INSTRUCTION_WORDS[1] if word in low}
-    spans = sorted((_item_number_before(low, m.start()), m.end()) for words, pattern in _INSTRUCTIONS if not words.isdisjoint(present)
-                   for m in pattern.finditer(low) if m.end() > m.start())
+    spans = sorted(
+        (_item_number_before(low, m.start()), m.end())
+        for words, pattern in _INSTRUCTIONS
+        if not words.isdisjoint(present)
+        for m in pattern.finditer(low)
+        if m.end() > m.start()
+    )
     if not spans:
         return s
     out, last = [], 0
     for start, end in spans:
-        if start < last:   # (two patterns over one echo: blank their union)
+        if start < last:  # (two patterns over one echo: blank their union)
             if end > last:
                 out.append(" " * (end - last))
                 last = end
@@ -190,12 +252,18 @@ _PROMPT_OPENING = re.compile(
     r"|in\s+which\s+year\s+was\s+this\s+photo\s+taken|here\s+is\s+a\s+news\s+event\s*:|you\s+are\s+an\s+expert\s+in\s"
     r"|compare\s+these\s+two\s+images\s+and\s+determine|is\s+the\s+image\s+correct\s+for\s+the\s+following\s+prompt"
     r"|as\s+a\s+professional\s+\"text-to-image\"|以上是同一件文物的|(?:user|human)\s*:"
-    r"|question\s*:\s*(?:which\s+(?:historical\s+period|artifact|manufacturing|of\s+these|three)|arrange\s+these))[^\n]*", re.MULTILINE)
+    r"|question\s*:\s*(?:which\s+(?:historical\s+period|artifact|manufacturing|of\s+these|three)|arrange\s+these))[^\n]*",
+    re.MULTILINE,
+)
 _PROMPT_LINE = re.compile(
     r"^(?:[ \t]*(?:assistant|gpt)\s*:|[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
-    r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$)", re.MULTILINE)
-_PLACEHOLDER = re.compile(r"(?:^[ \t]*\(?[a-z0-9][.):][ \t]*)?<image>", re.MULTILINE)   # with its option's letter: "A. <image>"
-_OPENING_WORDS = word_gate("artifact", "photo", "news", "expert", "compare", "prompt", "以上是", "user", "human", "question")   # (one of which each opening holds)
+    r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$)",
+    re.MULTILINE,
+)
+_PLACEHOLDER = re.compile(r"(?:^[ \t]*\(?[a-z0-9][.):][ \t]*)?<image>", re.MULTILINE)  # with its option's letter: "A. <image>"
+_OPENING_WORDS = word_gate(
+    "artifact", "photo", "news", "expert", "compare", "prompt", "以上是", "user", "human", "question"
+)  # (one of which each opening holds)
 
 
 def drop_prompt_echo(s: str) -> tuple[str, bool]:
@@ -213,15 +281,15 @@ def drop_prompt_echo(s: str) -> tuple[str, bool]:
         return s, False
     out: list[str] = []
     last = 0
-    own, restated_to = False, 0   # (the reply's own words seen yet; where the restated prompt's lines end)
+    own, restated_to = False, 0  # (the reply's own words seen yet; where the restated prompt's lines end)
     for start, end, opening in sorted(spans):
         if start < last:
             continue
-        own = own or bool(s[max(last, restated_to):start].strip())
+        own = own or bool(s[max(last, restated_to) : start].strip())
         if opening:
             if own:
-                return "".join(out) + s[last:start].rstrip(), True   # a new prompt after the reply's own words
-            restated_to = end   # the prompt restated before the reply's own words: read on
+                return "".join(out) + s[last:start].rstrip(), True  # a new prompt after the reply's own words
+            restated_to = end  # the prompt restated before the reply's own words: read on
             continue
         out.append(s[last:start])
         out.append(" " * (end - start))
@@ -238,7 +306,7 @@ _BLANK_LINES = re.compile(r"\n{4,}")
 
 
 def _short_blanks(s: str) -> str:
-    if "         " in s or "\t\t" in s or "\u3000\u3000" in s:   # (substring tests first: the patterns cost ~10 µs/KB)
+    if "         " in s or "\t\t" in s or "\u3000\u3000" in s:  # (substring tests first: the patterns cost ~10 µs/KB)
         s = _BLANK_RUN.sub("        ", s)
     if "\n\n\n\n" in s or "\n \n" in s or "\n\t\n" in s:
         s = _BLANK_LINES.sub("\n\n\n", _TRAILING_BLANKS.sub("", s))
@@ -269,7 +337,7 @@ def normalize(text: Any, echoes: bool = True) -> Reply:
     blanked, echoed = drop_prompt_echo(blank_instructions(reply))
     if blanked is reply:
         return reply
-    echo = Reply(blanked if blanked.strip() else "")   # all echo: nothing left to read
+    echo = Reply(blanked if blanked.strip() else "")  # all echo: nothing left to read
     echo.bold = tuple((a, b) for a, b in reply.bold if b <= len(echo)) if echoed else reply.bold
     return echo
 

@@ -13,12 +13,17 @@ from chronotasks.scoring.option_texts import letters_for, option_mentions
 from chronotasks.scoring.reply_text import WALKTHROUGH
 
 # A line that starts with an option: "- B. iron forging", "2. **Artifact E** – ...", "C"
-_ITEM = re.compile(r"^[ \t]*(?:[-*•+]|\d{1,2}[.)]|\(\d{1,2}\))?[ \t]*(?:(?i:options?|artifacts?|artefacts?|images?|letters?|choices?)[ \t]*#?[ \t]*)?"
-                   r"\(?([A-Z])(?![A-Za-z0-9])\)?[ \t]*(?:[.):\-–—](?![ \t]*\(?[A-Z](?![A-Za-z0-9]))|$)", re.MULTILINE)
+_ITEM = re.compile(
+    r"^[ \t]*(?:[-*•+]|\d{1,2}[.)]|\(\d{1,2}\))?[ \t]*(?:(?i:options?|artifacts?|artefacts?|images?|letters?|choices?)[ \t]*#?[ \t]*)?"
+    r"\(?([A-Z])(?![A-Za-z0-9])\)?[ \t]*(?:[.):\-–—](?![ \t]*\(?[A-Z](?![A-Za-z0-9]))|$)",
+    re.MULTILINE,
+)
 
 
 # After an option's text at the start of an item line: the line ends or goes on after a separator.
-_AFTER_ITEM_TEXT = re.compile(r"[ \t]*(?:\([^()\n]*\)[ \t]*|（[^（）\n]*）[ \t]*)?(?:$|[:：,\-–—]|\.(?:\s|$))")  # not "Stone (B) was available"
+_AFTER_ITEM_TEXT = re.compile(
+    r"[ \t]*(?:\([^()\n]*\)[ \t]*|（[^（）\n]*）[ \t]*)?(?:$|[:：,\-–—]|\.(?:\s|$))"
+)  # not "Stone (B) was available"
 
 
 _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]{2}")
@@ -31,7 +36,10 @@ _LINE_ENDS_COLON = re.compile(r"[:：][ \t]*(?=\n)")
 
 
 # A line that introduces the answer as a list: "The correct options are:", "The three ... are:"
-_INTRO = re.compile(r"(?=[aicswAICSW答是])(?:\b(?:are|is|answers?|correct|select(?:ed)?|cho(?:ose|sen)|would(?:\s+not)?\s+have\s+been\s+\w+|were)\b[^\n]{0,40}|答案[^\n]{0,10}|是)[:：]\s*$", re.IGNORECASE)
+_INTRO = re.compile(
+    r"(?=[aicswAICSW答是])(?:\b(?:are|is|answers?|correct|select(?:ed)?|cho(?:ose|sen)|would(?:\s+not)?\s+have\s+been\s+\w+|were)\b[^\n]{0,40}|答案[^\n]{0,10}|是)[:：]\s*$",
+    re.IGNORECASE,
+)
 
 
 def item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | None, int, int]:
@@ -52,8 +60,7 @@ def item_block(s: str, start: int, n: int, options) -> tuple[frozenset[str] | No
             if letter is None and options:
                 texts = option_mentions(line, options)
                 head = line.strip(" \t-*•+0123456789.)(")
-                if (texts and head.lower().startswith(line[texts[0][0]:texts[0][1]].lower())
-                        and _AFTER_ITEM_TEXT.match(line, texts[0][1])):
+                if texts and head.lower().startswith(line[texts[0][0] : texts[0][1]].lower()) and _AFTER_ITEM_TEXT.match(line, texts[0][1]):
                     letter = string.ascii_uppercase[texts[0][2]]
                     after = texts[0][1]
             if letter is None:
@@ -75,7 +82,7 @@ def item_lists(s: str, n: int, options, k: int | None, cut: int | None) -> list[
     starts = [(0, False)] if "\n" in s and _ITEM.match(s) else []
     for m in _LINE_ENDS_COLON.finditer(s):
         line_start = s.rfind("\n", 0, m.start()) + 1
-        intro = s[line_start:m.end()]
+        intro = s[line_start : m.end()]
         if _INTRO.search(intro) and not WALKTHROUGH.search(intro):
             starts.append((m.end() + 1, True))
     found = []
@@ -83,7 +90,7 @@ def item_lists(s: str, n: int, options, k: int | None, cut: int | None) -> list[
         got, end, wordiest = item_block(s, start, n, options)
         if got is None:
             continue
-        whole = start == 0 and (end >= len(s.rstrip()) or s[end:end + 2] == "\n\n")
+        whole = start == 0 and (end >= len(s.rstrip()) or s[end : end + 2] == "\n\n")
         if not introduced and (not whole or len(got) < 2 or "\n" not in s[:end] or wordiest > _ITEM_WORDS):
             continue  # not a list given as the answer: a walkthrough that says something of each option
         if not introduced and got == valid and k is None:
@@ -92,7 +99,7 @@ def item_lists(s: str, n: int, options, k: int | None, cut: int | None) -> list[
             continue
         value: frozenset[str] | str | None = got if got <= valid else CONFLICT
         if end >= len(s.rstrip()) and cut is not None:
-            value = None   # the list runs to where the reply was cut off: it may go on ("- Block printing: This technique")
+            value = None  # the list runs to where the reply was cut off: it may go on ("- Block printing: This technique")
         found.append((Candidate(value, start, Kind.STRUCTURE), (start, end)))
     return found
 

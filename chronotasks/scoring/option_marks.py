@@ -16,10 +16,15 @@ from chronotasks.scoring.option_texts import Mentions, letters_for
 _VERDICT_WORDS = word_gate("✓", "✗", "ye", "no", "correct", "true", "fal")
 
 
-_VERDICT = re.compile(r"(?<![A-Za-z0-9])([A-Z])(?![A-Za-z0-9])[^A-Z\n✓✗]{0,50}?(✓|✗|(?i:\byes\b|\bno\b|\bcorrect\b|\bincorrect\b|\btrue\b|\bfalse\b))")
+_VERDICT = re.compile(
+    r"(?<![A-Za-z0-9])([A-Z])(?![A-Za-z0-9])[^A-Z\n✓✗]{0,50}?(✓|✗|(?i:\byes\b|\bno\b|\bcorrect\b|\bincorrect\b|\btrue\b|\bfalse\b))"
+)
 
 
-_MARK = re.compile(r"(?=[✓✗yYnNcCiItTfFaAdD])(?:✓|✗|(?<![\w-])(?:yes|no|correct|incorrect|true|false|applies|does\s+not\s+apply|not\s+applicable)(?![\w-]))", re.IGNORECASE)
+_MARK = re.compile(
+    r"(?=[✓✗yYnNcCiItTfFaAdD])(?:✓|✗|(?<![\w-])(?:yes|no|correct|incorrect|true|false|applies|does\s+not\s+apply|not\s+applicable)(?![\w-]))",
+    re.IGNORECASE,
+)
 
 
 def letter_verdicts(s: str, n: int) -> frozenset[str] | None:
@@ -70,7 +75,7 @@ def line_verdicts(s: str, n: int, options, asks: str | None = None) -> frozenset
         if marks.get(letter, ok) != ok:
             return CONFLICT
         marks[letter] = ok
-        context.append(line[:max(before)] + " " + line[after.end():])
+        context.append(line[: max(before)] + " " + line[after.end() :])
     if not (len(marks) >= 2 and set(marks) == set(letters_for(n))):
         return None
     described = " ".join(context)

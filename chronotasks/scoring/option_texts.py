@@ -19,19 +19,29 @@ from chronotasks.scoring.reply_text import inside, negated_spans
 _LONE = re.compile(r"(?<![A-Za-z0-9])([A-Za-z])(?![A-Za-z0-9]|-[A-Za-z])")
 
 
-_PRONOUN_I = re.compile(r"'|’|\s+(?:am|think|believe|would|will|can|cannot|could|guess|see|notice|say|'d|'ll|'m|feel|suspect|lean|choose|pick|select|estimate|conclude|don't|do|did|have|had|was|must|should|might|may)\b")
+_PRONOUN_I = re.compile(
+    r"'|’|\s+(?:am|think|believe|would|will|can|cannot|could|guess|see|notice|say|'d|'ll|'m|feel|suspect|lean|choose|pick|select|estimate|conclude|don't|do|did|have|had|was|must|should|might|may)\b"
+)
 
 
-_ABBREVIATIONS = re.compile(r"\b(?:A\.D\.|B\.C\.(?:E\.)?|C\.E\.|A\.M\.|P\.M\.|U\.S\.(?:A\.)?|U\.K\.|e\.g\.|i\.e\.|etc\.|vs\.)|\b[A-Z]\.[A-Z]\.", re.IGNORECASE)
+_ABBREVIATIONS = re.compile(
+    r"\b(?:A\.D\.|B\.C\.(?:E\.)?|C\.E\.|A\.M\.|P\.M\.|U\.S\.(?:A\.)?|U\.K\.|e\.g\.|i\.e\.|etc\.|vs\.)|\b[A-Z]\.[A-Z]\.", re.IGNORECASE
+)
 
 
 # "Artifact #3", "Image 3", "图3": a position, when letters label the images
-_POSITION = re.compile(r"(?:\b(?:artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?)\s*#?\s*|#|图片?\s*|第)([1-9])(?!\d)(?!\s*(?:st|nd|rd|th)\b)", re.IGNORECASE)
+_POSITION = re.compile(
+    r"(?:\b(?:artifacts?|artefacts?|images?|imgs?|pictures?|photos?|objects?|items?)\s*#?\s*|#|图片?\s*|第)([1-9])(?!\d)(?!\s*(?:st|nd|rd|th)\b)",
+    re.IGNORECASE,
+)
 
 
 # Between two options of one list: separators only ("A, C and D", "B (iron forging) and C").
-_GAP = re.compile(r"(?:[\s,;&/+'\"()\[\]]|\band\b|\bthe\b|\bplus\b|\bas\s+well\s+as\b|\balso\b|\boptions?\b|\bartifacts?\b|"
-                  r"\bartefacts?\b|\bimages?\b|\bletters?\b|\bchoices?\b|" + AND + ")*", re.IGNORECASE)
+_GAP = re.compile(
+    r"(?:[\s,;&/+'\"()\[\]]|\band\b|\bthe\b|\bplus\b|\bas\s+well\s+as\b|\balso\b|\boptions?\b|\bartifacts?\b|"
+    r"\bartefacts?\b|\bimages?\b|\bletters?\b|\bchoices?\b|" + AND + ")*",
+    re.IGNORECASE,
+)
 
 
 _GAP_AFTER_TEXT = re.compile(r"(?:[\s,;&/+'\"()\[\]:.\-–—]|\bthe\b|\bplus\b|" + AND + ")*", re.IGNORECASE)
@@ -78,8 +88,9 @@ def _option_matcher(options: tuple[str, ...]) -> tuple[re.Pattern | None, dict[s
         owner.pop(v)
     words = sorted((v for v in owner if v.isascii()), key=len, reverse=True)
     cjk = sorted((v for v in owner if not v.isascii()), key=len, reverse=True)  # no word boundaries in Chinese
-    parts = ([r"(?<![\w-])(?:" + "|".join(map(re.escape, words)) + r")(?![\w-])"] if words else []) + \
-        (["(?:" + "|".join(map(re.escape, cjk)) + ")"] if cjk else [])
+    parts = ([r"(?<![\w-])(?:" + "|".join(map(re.escape, words)) + r")(?![\w-])"] if words else []) + (
+        ["(?:" + "|".join(map(re.escape, cjk)) + ")"] if cjk else []
+    )
     pattern = re.compile("|".join(parts), re.IGNORECASE) if parts else None
     dynasties: dict[str, int] = {}
     for i, option in enumerate(options):
@@ -160,17 +171,18 @@ class Mentions:
     @_computed_once
     def ordinals(self) -> list[tuple[int, int, str]]:
         letters, s, neg = string.ascii_uppercase, self._s, self._neg
-        found = [(a, b, letters[k - 1]) for a, b, nums in ordinal_positions(s, self._n) for k in nums
-                 if 1 <= k <= 26 and not inside(a, neg)]
+        found = [
+            (a, b, letters[k - 1]) for a, b, nums in ordinal_positions(s, self._n) for k in nums if 1 <= k <= 26 and not inside(a, neg)
+        ]
         if not self._options:
-            found = sorted(found + [(m.start(), m.end(), letters[int(m.group(1)) - 1])
-                                    for m in _POSITION.finditer(s) if not inside(m.start(), neg)])
+            found = sorted(
+                found + [(m.start(), m.end(), letters[int(m.group(1)) - 1]) for m in _POSITION.finditer(s) if not inside(m.start(), neg)]
+            )
         return found
 
     @_computed_once
     def texts(self) -> list[tuple[int, int, str]]:
-        return [(a, b, string.ascii_uppercase[i]) for a, b, i in option_mentions(self._s, self._options)
-                if not inside(a, self._neg)]
+        return [(a, b, string.ascii_uppercase[i]) for a, b, i in option_mentions(self._s, self._options) if not inside(a, self._neg)]
 
     def primary_spans(self) -> list[tuple[int, int, str]]:
         """Letters if any are named, else positions and ordinals, else option texts."""

@@ -8,10 +8,25 @@ import re
 
 from chronotasks.scoring.normalization import lower
 
-ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
-                 "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
+ORDINAL_WORDS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+    "5th": 5,
+    "6th": 6,
+}
 ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "〇": 0, "零": 0}
-_ITEM_NOUN = r"(?:ones?|options?|choices?|artifacts?|artefacts?|images?|pictures?|photos?|photographs?|items?|objects?|pieces?|answers?|alternatives?)"
+_ITEM_NOUN = (
+    r"(?:ones?|options?|choices?|artifacts?|artefacts?|images?|pictures?|photos?|photographs?|items?|objects?|pieces?"
+    r"|answers?|alternatives?)"
+)
 # "the third one", "the first and third artifacts", "1st, 3rd and 5th images"
 _ORD = r"(?:first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th)"
 _ORD_CHAIN = _ORD + r"(?:\s*(?:,|and|&|,\s*and)\s*(?:the\s+)?" + _ORD + r")*"
@@ -68,7 +83,7 @@ def blank_label_prefixes(s: str) -> str:
     blanked (positions kept)."""
     out, last = [], 0
     for m in LABEL_PREFIX.finditer(lower(s)):
-        out.append(s[last:m.start()] + " " * (m.end() - m.start()))
+        out.append(s[last : m.start()] + " " * (m.end() - m.start()))
         last = m.end()
     return "".join(out) + s[last:]
 

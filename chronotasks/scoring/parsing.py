@@ -64,7 +64,22 @@ def indices_to_letters(indices: Iterable[int]) -> list[str]:
 
 
 __all__ = [
-    "UNPARSED", "clean", "extract_json", "extract_json_array", "indices_to_letters", "letters_for", "letters_to_indices",
-    "parse_accept", "parse_choice", "parse_index_ordering", "parse_json_choice", "parse_k_of_n", "parse_letter",
-    "parse_letter_set", "parse_ordering", "parse_period", "parse_year", "parse_yes_no",
+    "UNPARSED",
+    "clean",
+    "extract_json",
+    "extract_json_array",
+    "indices_to_letters",
+    "letters_for",
+    "letters_to_indices",
+    "parse_accept",
+    "parse_choice",
+    "parse_index_ordering",
+    "parse_json_choice",
+    "parse_k_of_n",
+    "parse_letter",
+    "parse_letter_set",
+    "parse_ordering",
+    "parse_period",
+    "parse_year",
+    "parse_yes_no",
 ]

@@ -34,7 +34,7 @@ ANYWHERE_LIMIT = 3_000
 # surroundings repeat an earlier one's word for word states the same answer).
 REGION = 2_000
 MAX_CUES = 12
-_CUE_CONTEXT = 24   # the characters either side of a cue that make it the same as another
+_CUE_CONTEXT = 24  # the characters either side of a cue that make it the same as another
 
 
 # ---- cues --------------------------------------------------------------------------------------
@@ -55,15 +55,20 @@ _STRONG_EN = (
     r"|\b(?:but\s+)?(?:more|most)\s+likely(?:\s+(?:it'?s|it\s+is|is|:))?"
     r"|\bverdict\s*(?:is|:))"
 )
-_STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:))"
+_STRONG_ZH = (
+    r"(?=[正最标我答故所因应则选顺排])(?:(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:"
+    r"|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:))"
+)
 # "Réponse : 3", "Respuesta: B", "Antwort: C", "答え：B", "Ответ: B", "Đáp án: B", "정답: B", "الإجابة: B" (models tuned on
 # or answering in other languages); a colon after the word, as an answer line writes it
-_STRONG_OTHER = (r"(?=\b[rwaoсcdđjyulоउคا]|[答回정답최])(?:\b(?:la\s+(?:bonne\s+)?réponse\s+(?:correcte\s+)?est|la\s+respuesta\s+(?:correcta\s+)?es"
-                 r"|a\s+resposta\s+(?:correta\s+)?é|la\s+risposta\s+(?:corretta\s+)?è|die\s+(?:richtige\s+)?antwort\s+ist)\b"
-                 r"|(?:최종\s*)?(?:정답|답)은|答えは"
-                 r"|\b(?:réponse|respuesta|risposta|resposta|antwort|antwoord|odpowiedź|ответ|đáp\s+án|câu\s+trả\s+lời"
-                 r"|jawaban|cevap|yanıt)(?:\s+(?:finale?|correcta|corretta|cuối\s+cùng|akhir))?\s*[:：]"
-                 r"|答え\s*[:：は]|(?:정답|답)\s*[:：]|उत्तर\s*[:：]|ค(?:ำ|ํา)ตอบ\s*[:：]|(?:الإجابة|الجواب)\s*[:：])")
+_STRONG_OTHER = (
+    r"(?=\b[rwaoсcdđjyulоउคا]|[答回정답최])(?:\b(?:la\s+(?:bonne\s+)?réponse\s+(?:correcte\s+)?est|la\s+respuesta\s+(?:correcta\s+)?es"
+    r"|a\s+resposta\s+(?:correta\s+)?é|la\s+risposta\s+(?:corretta\s+)?è|die\s+(?:richtige\s+)?antwort\s+ist)\b"
+    r"|(?:최종\s*)?(?:정답|답)은|答えは"
+    r"|\b(?:réponse|respuesta|risposta|resposta|antwort|antwoord|odpowiedź|ответ|đáp\s+án|câu\s+trả\s+lời"
+    r"|jawaban|cevap|yanıt)(?:\s+(?:finale?|correcta|corretta|cuối\s+cùng|akhir))?\s*[:：]"
+    r"|答え\s*[:：は]|(?:정답|답)\s*[:：]|उत्तर\s*[:：]|ค(?:ำ|ํา)ตอบ\s*[:：]|(?:الإجابة|الجواب)\s*[:：])"
+)
 # (one guard first: most positions, inside a word, fail it once instead of each part's guard in turn)
 STRONG_CUE = re.compile(r"(?=\b|[正最标我答故所因应则选顺排回정답최])(?:" + _STRONG_EN + "|" + _STRONG_ZH + "|" + _STRONG_OTHER + ")")
 # Weak cues introduce a conclusion that usually holds the answer.
@@ -90,7 +95,8 @@ CORRECTION = re.compile(
     r"looking\s+(?:again|more\s+closely)|on\s+(?:a\s+)?(?:second|closer)\s+look|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
     r"|不对|更正|等等|再看|重新考虑"
-    r"|\b(?:en\s+fait|en\s+r[ée]alit[ée]|en\s+realidad|de\s+hecho|na\s+verdade|eigentlich)\b|수정\s*[:：]|정정|訂正|実は)",   # (in other languages)
+    # (in other languages)
+    r"|\b(?:en\s+fait|en\s+r[ée]alit[ée]|en\s+realidad|de\s+hecho|na\s+verdade|eigentlich)\b|수정\s*[:：]|정정|訂正|実は)",
 )
 # the head of a list item that a verdict follows: "B. mechanical printing", "- Clothing"
 _OPTION_ITEM_HEAD = re.compile(r"[ \t]*(?:(?:[-*•][ \t]*)?(?:\*\*)?\(?[a-z1-9][.)][^\n]{0,60}|[-*•][ \t]*[^\n.!?;:,]{1,40})$")
@@ -102,8 +108,11 @@ HEDGE = re.compile(
     r"could\s+(?:also\s+)?go\s+either\s+way|in\s+(?:some|any|either|no\s+particular|an\s+uncertain)\s+order)\b|(?=[也或不还顺])(?:也可能|或者|或许|不排除|还有可能|顺序不确定)",
 )
 # The reply says it cannot answer ("I can't pin down the year", "hard to say", "无法确定").
-UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|certain|possible)|unsure|hard\s+to\s+(?:say|tell)|difficult\s+to|impossible)\b"
-                    r"|无法|不确定|难以", re.IGNORECASE)
+UNSURE = re.compile(
+    r"\b(?:can(?:no|')t|unable|not\s+(?:sure|certain|possible)|unsure|hard\s+to\s+(?:say|tell)|difficult\s+to|impossible)\b"
+    r"|无法|不确定|难以",
+    re.IGNORECASE,
+)
 # A mention that rejects what follows ("not A", "rather than 1", "而非宋代").
 NEGATION = re.compile(
     r"(?=[nriuoe][a-z']|'|[而并不排])(?:(?:\b(?:not|rather\s+than|instead\s+of|unlike|other\s+than|rules?\s+out|ruling\s+out|ruled\s+out|"
@@ -118,7 +127,9 @@ SENTENCE_END = (
     r"Another|Then|However|But|Since|As|Note|Therefore|Thus|Hence)\b)|$)"
 )
 _CLAUSE_END = re.compile(
-    r"(?=[.!?。\n;)bsa,\s])(?:" + SENTENCE_END + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9])\)?\s*(?:[;,.)]|$))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
+    r"(?=[.!?。\n;)bsa,\s])(?:"
+    + SENTENCE_END
+    + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9])\)?\s*(?:[;,.)]|$))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
     r"|,\s*(?:though|although|but|while|whereas|which|and\s+not)\b|\s(?:while|whereas)\b)"
 )
 
@@ -132,9 +143,34 @@ def first_clause(region: str) -> str:
 
 
 # Words one of which every self-correction holds: a reply with none of them (most) is not scanned for one
-_CORRECTION_WORDS = word_gate("wait", "actually", "second", "reflection", "closer", "further", "reconsider", "looking", "correct", "scratch",
-                           "wrong", "不对", "更正", "等等", "再看", "重新考虑", "fait", "alit", "realidad", "hecho", "verdade", "eigentlich",
-                           "수정", "정정", "訂正", "実は")
+_CORRECTION_WORDS = word_gate(
+    "wait",
+    "actually",
+    "second",
+    "reflection",
+    "closer",
+    "further",
+    "reconsider",
+    "looking",
+    "correct",
+    "scratch",
+    "wrong",
+    "不对",
+    "更正",
+    "等等",
+    "再看",
+    "重新考虑",
+    "fait",
+    "alit",
+    "realidad",
+    "hecho",
+    "verdade",
+    "eigentlich",
+    "수정",
+    "정정",
+    "訂正",
+    "実は",
+)
 _CORRECTING_NO = re.compile(r"no\s*[,—–-]")
 
 
@@ -149,8 +185,11 @@ def corrections(low: str) -> list[re.Match]:
     No, it developed much later.", "- Clothing - no, nothing distinctly modern")."""
     if not _may_correct(low):
         return []
-    return [m for m in CORRECTION.finditer(low)
-            if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))]
+    return [
+        m
+        for m in CORRECTION.finditer(low)
+        if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))
+    ]
 
 
 def bounded(matches: list[re.Match], low: str) -> list[re.Match]:
@@ -161,7 +200,7 @@ def bounded(matches: list[re.Match], low: str) -> list[re.Match]:
     seen: set[str] = set()
     distinct = []
     for m in reversed(matches):
-        key = low[max(0, m.start() - _CUE_CONTEXT):m.end() + _CUE_CONTEXT]
+        key = low[max(0, m.start() - _CUE_CONTEXT) : m.end() + _CUE_CONTEXT]
         if key not in seen:
             seen.add(key)
             distinct.append(m)
@@ -203,13 +242,16 @@ _CLOSING = re.compile(r"(?=[iwas])\b(?:is|are|was|were|would\s+be|will\s+be|shou
 
 # A line that announces a walkthrough of the options ("Let me go through the options:"): its cue
 # introduces no answer.
-WALKTHROUGH = re.compile(r"(?=[ecalgbsrECALGBSR])\b(?:each|every|evaluat|consider|examin|assess|analy[sz]|look(?:ing)?\s+at|go(?:ing)?\s+through|"
-                         r"let\s+me|let's|breakdown|step|check(?:ing)?\s+the|review(?:ing)?\s+the|compar(?:e|ing)\s+the)", re.IGNORECASE)
+WALKTHROUGH = re.compile(
+    r"(?=[ecalgbsrECALGBSR])\b(?:each|every|evaluat|consider|examin|assess|analy[sz]|look(?:ing)?\s+at|go(?:ing)?\s+through|"
+    r"let\s+me|let's|breakdown|step|check(?:ing)?\s+the|review(?:ing)?\s+the|compar(?:e|ing)\s+the)",
+    re.IGNORECASE,
+)
 
 
 def _introduces_walkthrough(s: str, low: str, cue_start: int, cue_end: int) -> bool:
     line_end = low.find("\n", cue_end)
-    if low[cue_end:len(low) if line_end < 0 else line_end].strip(" \t:："):
+    if low[cue_end : len(low) if line_end < 0 else line_end].strip(" \t:："):
         return False
     return WALKTHROUGH.search(s, low.rfind("\n", 0, cue_start) + 1, cue_start) is not None
 
@@ -218,8 +260,14 @@ def sentence_start(low: str, pos: int, floor: int = 0) -> int:
     """Where the sentence holding ``pos`` starts (after the last . ! ? ; 。 or line break before it,
     at most 300 characters back)."""
     window = max(floor, pos - 300)
-    last = max(low.rfind(".", window, pos), low.rfind("!", window, pos), low.rfind("?", window, pos),
-               low.rfind(";", window, pos), low.rfind("。", window, pos), low.rfind("\n", window, pos))
+    last = max(
+        low.rfind(".", window, pos),
+        low.rfind("!", window, pos),
+        low.rfind("?", window, pos),
+        low.rfind(";", window, pos),
+        low.rfind("。", window, pos),
+        low.rfind("\n", window, pos),
+    )
     return last + 1 if last >= 0 else window
 
 
@@ -233,7 +281,7 @@ def _bold_answers(s: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for a, b in getattr(s, "bold", ()):
         line_end = s.find("\n", b)
-        rest = s[b:len(s) if line_end < 0 else line_end]
+        rest = s[b : len(s) if line_end < 0 else line_end]
         if len(rest.strip(" .!)]}\"'。")) == 0:
             spans.append((a, b))
     return spans
@@ -247,16 +295,20 @@ _ALTERNATIVE_LINE = re.compile(r"^[ \t>*-]*(?:or|alternatively|或者)(?![\w'])[
 _RESTATED_OPTIONS = re.compile(r"(?:options|choices)\s+(?:given\s+|listed\s+|provided\s+)?are\b")
 # "Eliminate options: ...", "Competing option: ...", "Alternative answer: ...", "Possible sequences:": a cue for what is
 # not (yet) the answer
-_NOT_THE_ANSWER = re.compile(r"\b(?:eliminat\w*|rul(?:e|ing)\s+out|excluded?|excluding|wrong|incorrect|rejected?)\s+(?:the\s+|other\s+)?$"
-                             r"|\b(?:competing|alternative|rejected|runner-up|second|other|another|less\s+likely|unlikely|possible|candidate)\s+$")
+_NOT_THE_ANSWER = re.compile(
+    r"\b(?:eliminat\w*|rul(?:e|ing)\s+out|excluded?|excluding|wrong|incorrect|rejected?)\s+(?:the\s+|other\s+)?$"
+    r"|\b(?:competing|alternative|rejected|runner-up|second|other|another|less\s+likely|unlikely|possible|candidate)\s+$"
+)
 # "All four options — photolithography, ... — are industrial": the options named in an apposition, not the answer
 _APPOSITION = re.compile(r"\b(?:all|both|these|those|each\s+of\s+the)(?:\s+(?:four|three|two|five|of\s+the))?\s+$")
 _QUALIFIED = re.compile(r"\b(?:correct|right|valid|applicable|final|chosen|selected|best|appropriate|my|these|three|two)\s+$")
 # An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4"): a
 # hypothesis the reasoning weighs, not the answer ("if forced", "if I had to choose" are cues of their own)
-_HYPOTHESIS = re.compile(r"(?=[ia如假若])(?:(?<!even\s)(?<!as\s)\bif\b(?!\s+(?:i\s+(?:had|have|must|were|was|am)\b|i'm\b|forced|pressed|made|asked"
-                         r"|(?:we|you|one)\s+(?:look|consider|examine|compare|analy[sz]e|take|focus|go\s+by|judge)))"
-                         r"|\bassuming\b|如果|假如|若是)")   # ("if we look at the glaze, the answer is B" is no condition)
+_HYPOTHESIS = re.compile(
+    r"(?=[ia如假若])(?:(?<!even\s)(?<!as\s)\bif\b(?!\s+(?:i\s+(?:had|have|must|were|was|am)\b|i'm\b|forced|pressed|made|asked"
+    r"|(?:we|you|one)\s+(?:look|consider|examine|compare|analy[sz]e|take|focus|go\s+by|judge)))"
+    r"|\bassuming\b|如果|假如|若是)"
+)  # ("if we look at the glaze, the answer is B" is no condition)
 
 
 # words one of which each match of a pattern holds (``_HYPOTHESIS``, ``REVERSE_CUE``, ``ODD_CUE``): a reply without is not scanned
@@ -265,11 +317,11 @@ _REVERSE_WORDS = word_gate("answer", "option", "choice")
 _ODD_WORDS = word_gate("odd", "outlier", "exception", "differ", "stand", "stick", "belong")
 
 
-_SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")   # "so if image 3 is Song, ..."
+_SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")  # "so if image 3 is Song, ..."
 
 
 def _said(low: str, cue_start: int, floor: int) -> Kind:
-    """ CUE for an answer stated, HYPOTHETICAL for one stated under a condition."""
+    """CUE for an answer stated, HYPOTHETICAL for one stated under a condition."""
     return Kind.HYPOTHETICAL if _HYPOTHESIS.search(low, sentence_start(low, cue_start, floor), cue_start) else Kind.CUE
 
 
@@ -293,20 +345,20 @@ def regions(s: str, odd: bool = False) -> Iterator[Span]:
     ODD regions come only when asked for (``odd``: a question about the one that differs).
     """
     low = lower(s)
-    supposes = holds_any(low, _HYPOTHESIS_WORDS) and _HYPOTHESIS.search(low) is not None   # (conditions and second-answer lines are rare:
-    offers_another = _ALTERNATIVE_LINE.search(low) is not None   # looked for once, then only where they are)
+    supposes = holds_any(low, _HYPOTHESIS_WORDS) and _HYPOTHESIS.search(low) is not None  # (conditions and second-answer lines are rare:
+    offers_another = _ALTERNATIVE_LINE.search(low) is not None  # looked for once, then only where they are)
     reverse_cues = _reverse_cues(low, odd)
     epochs = _epochs(s)
     last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
-        revised = 2 * (last_epoch - i)   # the force of an answer here: each self-correction outranks what came before
+        revised = 2 * (last_epoch - i)  # the force of an answer here: each self-correction outranks what came before
         cues = _answer_cues(low, start, end)
         yield from _cue_regions(s, low, cues, start, end, revised, supposes)
         for how, pattern in reverse_cues:
             for m in reversed(bounded(list(pattern.finditer(low, start, end)), low)):
                 sentence = sentence_start(low, m.start(), start)
                 yield how, sentence, m.start(), revised + (_FINAL_MARK.search(low, sentence, m.start()) is not None)
-        for m in bounded(list(_ALTERNATIVE_LINE.finditer(low, start, end)), low) if offers_another else ():   # "A, D, E\n\nOr B, D, E."
+        for m in bounded(list(_ALTERNATIVE_LINE.finditer(low, start, end)), low) if offers_another else ():  # "A, D, E\n\nOr B, D, E."
             line_end = low.find("\n", m.end())
             yield Kind.CUE, m.end(), end if line_end < 0 else min(line_end, end), False
         if i == 0:
@@ -331,14 +383,16 @@ def _reverse_cues(low: str, odd: bool) -> list[tuple[Kind, re.Pattern]]:
 def _answer_cues(low: str, start: int, end: int) -> list[re.Match]:
     """The answer cues of low[start:end]: not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y
     are too early"."""
-    return [m for m in bounded(list(STRONG_CUE.finditer(low, start, end)), low)
-            if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
-            and not _NOT_THE_ANSWER.search(low, max(0, m.start() - 24), m.start())
-            and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))]
+    return [
+        m
+        for m in bounded(list(STRONG_CUE.finditer(low, start, end)), low)
+        if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
+        and not _NOT_THE_ANSWER.search(low, max(0, m.start() - 24), m.start())
+        and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))
+    ]
 
 
-def _cue_regions(s: str, low: str, cues: list[re.Match], start: int, end: int, revised: int,
-                 supposes: bool) -> Iterator[Span]:
+def _cue_regions(s: str, low: str, cues: list[re.Match], start: int, end: int, revised: int, supposes: bool) -> Iterator[Span]:
     """The text after each answer cue, the last first; a cue's region ends at the next."""
     for m, stop in reversed(list(zip(cues, [c.start() for c in cues[1:]] + [end]))):
         if not _introduces_walkthrough(s, low, m.start(), m.end()):
@@ -346,8 +400,7 @@ def _cue_regions(s: str, low: str, cues: list[re.Match], start: int, end: int, r
             yield how, m.end(), min(stop, m.end() + REGION), revised + _is_final(low, m.start(), m.end())
 
 
-def _closing_regions(s: str, low: str, cues: list[re.Match], start: int, end: int, revised: int,
-                     supposes: bool) -> Iterator[Span]:
+def _closing_regions(s: str, low: str, cues: list[re.Match], start: int, end: int, revised: int, supposes: bool) -> Iterator[Span]:
     """Of the last part of a reply: its closing "... is X." sentences (of a long reply, its first and last few),
     the last first; then its answers in bold."""
     cue_ends = {m.end() + k for m in cues for k in range(3)}  # "The answer is B.": the cue's own "is"
@@ -369,7 +422,7 @@ def _correction_regions(s: str, low: str, start: int, end: int, revised: int) ->
     """The text after a self-correction: its conclusions, the line after the correction's own, all of it."""
     yield from _conclusions(low, start, end, Kind.CUE, revised)
     next_line = _FIRST_LINE.search(s, s.find("\n", start, end) + 1 or end, end)
-    if next_line:   # "Actually, ... let me correct that.\n\nB, D\n\n(why)": the line after the correction's own
+    if next_line:  # "Actually, ... let me correct that.\n\nB, D\n\n(why)": the line after the correction's own
         yield Kind.LINE, next_line.start(), next_line.end(), revised
     yield Kind.CUE, start, end, revised
 
@@ -389,32 +442,36 @@ def _line_regions(s: str, low: str, epochs: list[tuple[int, int]]) -> Iterator[S
     last_epoch = len(epochs) - 1
     last_start = s.rfind("\n") + 1
     revised_last = last_epoch > 0 and last_start > first.start() and last_start >= epochs[-1][0]
-    if revised_last:   # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
+    if revised_last:  # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
         yield Kind.LINE, last_start, len(s), 2 * last_epoch
     yield Kind.LINE, first.start(), first.end(), False
-    for m in bounded(list(_INTRODUCED_LINE.finditer(s, first.start())), low) if ":" in s or "：" in s else ():  # "... are:\n\nB, C\n\n(why)"
+    for m in (
+        bounded(list(_INTRODUCED_LINE.finditer(s, first.start())), low) if ":" in s or "：" in s else ()
+    ):  # "... are:\n\nB, C\n\n(why)"
         if s.find("\n", m.start(1)) >= 0 and not _FIRST_OF_ITEMS.match(s, s.rfind("\n", 0, m.start(1)) + 1):
             yield Kind.LINE, m.start(1), m.end(1), False
     if last_start > first.start() and not revised_last:
         yield Kind.LINE, last_start, len(s), False
 
 
-_TERMINAL = frozenset('.!?。！？)]}"\'*`>…:：;；')
+_TERMINAL = frozenset(".!?。！？)]}\"'*`>…:：;；")
 _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 
 
 # a last word that cannot end a sentence ("... did not reach India until much later, so")
-_LAST_CONNECTOR = re.compile(r"(?:[,、]\s*|\s)(?:and|or|but|so|because|since|as|while|whereas|which|that|the|a|an|of|to|in|"
-                             r"with|for|from|by|than|then|is|was|were|are|would|could|as\s+well\s+as|its|their|以及|和|或"
-                             r"|(?:so|and|but|because|since|as|which|that|while)\s+(?:it|they|this|these|those|there|we|i))$")   # (lower case: "Answer: A" ends)
+_LAST_CONNECTOR = re.compile(
+    r"(?:[,、]\s*|\s)(?:and|or|but|so|because|since|as|while|whereas|which|that|the|a|an|of|to|in|"
+    r"with|for|from|by|than|then|is|was|were|are|would|could|as\s+well\s+as|its|their|以及|和|或"
+    r"|(?:so|and|but|because|since|as|which|that|while)\s+(?:it|they|this|these|those|there|we|i))$"
+)  # (lower case: "Answer: A" ends)
 
 
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+\S")
 _ANSWER_LINE_END = re.compile(r"(?:answer|option|choice|答案)[^\n:：]{0,30}[:：]\s*[^\n]{1,40}$", re.IGNORECASE)
 
 
-_ENDS_IN_ANSWER = re.compile(r"(?<![A-Za-z])[A-Z]$|\d$")   # (a letter or a digit last: searched in the last two characters)
-_KOREAN_ENDINGS = frozenset("다요죠까음함임됨오")   # the last syllables a Korean sentence ends with (without its full stop)
+_ENDS_IN_ANSWER = re.compile(r"(?<![A-Za-z])[A-Z]$|\d$")  # (a letter or a digit last: searched in the last two characters)
+_KOREAN_ENDINGS = frozenset("다요죠까음함임됨오")  # the last syllables a Korean sentence ends with (without its full stop)
 
 
 def cut_off(s: str) -> int | None:
@@ -435,7 +492,7 @@ def cut_off(s: str) -> int | None:
     if joint and words >= 4:
         # a line of four words or more that stops at a comma or a joining word ("... are porcelain, paper, and")
         # stopped mid-sentence
-        ends = [m.end() for m in re.finditer(r"[.!?。！？}]", last_line)]   # (its last sentence, or a JSON object repeated)
+        ends = [m.end() for m in re.finditer(r"[.!?。！？}]", last_line)]  # (its last sentence, or a JSON object repeated)
         return line_start + (ends[-1] if ends else 0)
     if "\uac00" <= s[-1] <= "\ud7a3" and s[-1] not in _KOREAN_ENDINGS and len(last_line.split()) >= 4:
         # a Korean line that stops at a particle or a connective ending ("... 당나라 시대의"): stopped mid-sentence
@@ -444,10 +501,10 @@ def cut_off(s: str) -> int | None:
     if len(s) < 150:
         return None
     if _ENDS_IN_ANSWER.search(last_line[-2:]) or _ANSWER_LINE_END.search(last_line):
-        return None   # (a last line that ends with the answer: "Therefore, the correct answer is: E. Ming")
+        return None  # (a last line that ends with the answer: "Therefore, the correct answer is: E. Ming")
     if len(s) < 300 or words < 6:
         others = [line.rstrip() for line in s[:line_start].splitlines() if line.strip()]
-        item = _LIST_ITEM.match(last_line) is not None   # ("...available:\n\n- Block printing: This technique")
+        item = _LIST_ITEM.match(last_line) is not None  # ("...available:\n\n- Block printing: This technique")
         if words < (3 if item else 4) or len(others) < (1 if item else 2) or any(line[-1] not in _TERMINAL for line in others):
             return None
         return line_start
@@ -460,22 +517,27 @@ def hedged_after(rest: str, is_other) -> bool:
     with, in its clause, something ``is_other(text)`` says is a different answer ("... but it could
     also be B", "B might also belong")."""
     for m in HEDGE.finditer(lower(rest)):
-        window = first_clause(rest[m.end():m.end() + 80])
-        before = rest[max(0, m.start() - 60):m.start()]
+        window = first_clause(rest[m.end() : m.end() + 80])
+        before = rest[max(0, m.start() - 60) : m.start()]
         subject = re.split(r"[.!?;\n。,]|\bbut\b", before)[-1]  # "B might also belong with them"
         if is_other(window) or (subject.strip() and is_other(subject)):
             return True
     return False
 
 
-_NEG_SKIP = re.compile(r"(?:\s*(?:the|a|an|options?|artifacts?|images?|from|in|of|by|just|even|either|clearly|really|"
-                       r"necessarily|quite|simply)\b)*\s*")
-_NEG_STOP = re.compile(r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\s+is|is|are|was|were|have|has|had|be|been|would|could|"
-                       r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的")
+_NEG_SKIP = re.compile(
+    r"(?:\s*(?:the|a|an|options?|artifacts?|images?|from|in|of|by|just|even|either|clearly|really|"
+    r"necessarily|quite|simply)\b)*\s*"
+)
+_NEG_STOP = re.compile(
+    r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\s+is|is|are|was|were|have|has|had|be|been|would|could|"
+    r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的"
+)
 
 
-_NEGATION_WORDS = word_gate("not", "rather", "instead", "unlike", "other", "rule", "ruling", "eliminat", "exclud", "n't", "而非", "并非", "不是",
-                         "排除", "不属于")   # (one of which each match of NEGATION holds)
+_NEGATION_WORDS = word_gate(
+    "not", "rather", "instead", "unlike", "other", "rule", "ruling", "eliminat", "exclud", "n't", "而非", "并非", "不是", "排除", "不属于"
+)  # (one of which each match of NEGATION holds)
 
 
 def negated_spans(s: str) -> list[tuple[int, int]]:
