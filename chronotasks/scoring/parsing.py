@@ -12,12 +12,17 @@ and ``candidates.decide`` keeps one only when nothing in the reply contradicts i
 (``AnswerSpace.parse`` shows the steps).
 
 Where the parts live:
-  candidates.py      Candidate and decide: the conflict check every reader ends with
-  reply_text.py      normalising a reply (<think> blocks, full-width forms, markdown, bold spans),
-                     where answers are (cues, closing sentences, answer lines), self-corrections,
-                     hedges, negations, ordinals, replies cut off -- shared by all readers
-  letters.py         one letter, a set of letters, k of n letters (option texts mapped to letters;
-                     lists of options, per-option verdicts, availability said of groups)
+  candidates.py      Candidate, the kinds of answer (Kind) and decide: the conflict check every reader ends with
+  normalization.py   the reply as plain text (<think> blocks, full-width forms, markdown, bold spans, echoes
+                     of our prompts' instructions) and the word gates in front of the scans
+  reply_text.py      where answers are (cues, closing sentences, answer lines), self-corrections,
+                     hedges, negations, replies cut off -- shared by all readers
+  ordinals.py        ordinals ("the second one", "第二件") and label prefixes ("Image 3")
+  option_texts.py    options named by letter, position or text; the runs of options a statement lists
+  letters.py         one letter
+  letter_sets.py     a set of letters, k of n letters, built on option_lists.py (lists of options one a
+                     line), option_marks.py (per-option verdicts), availability.py (groups said (not)
+                     available, read with the question's polarity) and letter_patterns.py
   option_names.py    Chinese names of the TAB-VLM option texts
   order_parsing.py   orderings of letters or of item numbers
   year_parsing.py    years

@@ -1,4 +1,4 @@
-"""The word gates in front of the reader's scans (``reply_text.word_gate`` / ``holds_any``).
+"""The word gates in front of the reader's scans (``normalization.word_gate`` / ``holds_any``).
 
 A gated pattern is scanned only in a reply that holds one of its gate words, so a gate that misses a
 word one of the pattern's matches needs would silently drop that match (a self-correction not seen,
