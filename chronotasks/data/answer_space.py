@@ -53,9 +53,11 @@ from chronotasks.scoring.numbered_options import as_letters, number_of
 from chronotasks.scoring.candidates import Candidate, decide
 from chronotasks.scoring.chinese_periods import PERIODS, chinese_name, period_candidates
 from chronotasks.scoring.choice_parsing import choice_candidates
-from chronotasks.scoring.letters import letter_candidates, letter_set_candidates
+from chronotasks.scoring.letter_sets import letter_set_candidates
+from chronotasks.scoring.letters import letter_candidates
+from chronotasks.scoring.normalization import normalize
 from chronotasks.scoring.order_parsing import ordering_candidates
-from chronotasks.scoring.reply_text import cut_off, normalize
+from chronotasks.scoring.reply_text import cut_off
 from chronotasks.scoring.year_parsing import year_candidates
 
 @functools.lru_cache(maxsize=4096)

@@ -27,21 +27,48 @@ committed statement was found.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from enum import Enum
 from typing import Any, NamedTuple
 
 CONFLICT = "conflict"  # a statement that gives no single answer: the reply gives none
 
-# How a candidate was found. Committed statements of an answer: a bare reply, a JSON answer field,
-# the text after an answer cue, a closing "... is X." sentence, an answer in bold, a list or per-
-# option verdicts, a line that is only an answer. Fallbacks: a line that starts with an answer and
-# goes on ("B. The jar is later"), a conclusion after "so", the whole reply.
-COMMITTED = frozenset(("bare", "json", "cue", "closing", "bold", "structure", "line"))
-FALLBACK = frozenset(("lead", "weak", "all"))
+
+class Kind(str, Enum):
+    """How an answer was found: the kinds of region ``reply_text.regions`` yields (``CUE`` .. ``ALL``, and
+    ``FALLBACKS``, where its fallback regions begin) and the readings the readers add (``BARE`` .. ``LEAD``).
+    A ``str`` so that kinds compare, hash and print as their names."""
+
+    CUE = "cue"  # after an answer cue, before "is the correct answer", or inside a self-correction
+    HYPOTHETICAL = "hypothetical"  # a cue or closing in a sentence that sets a condition ("if image 3 is Song, ...")
+    ODD = "odd"  # before "is the odd one out", "belongs to a different period"
+    CLOSING = "closing"  # the end of a last sentence "... is X."
+    BOLD = "bold"  # a bold span ending its line
+    LINE = "line"  # the first or the last line, or a line after a self-correction or "... are:"
+    WEAK = "weak"  # after a conclusion cue such as "so" or "因此"
+    ALL = "all"  # the whole reply
+    FALLBACKS = "fallbacks"  # the mark before the fallback regions
+    BARE = "bare"  # a reply that is only the answer
+    JSON = "json"  # a JSON answer field
+    STRUCTURE = "structure"  # a list, a table or per-option verdicts
+    LEAD = "lead"  # a line that starts with an answer and goes on
+
+    __str__ = str.__str__
+
+    def __format__(self, format_spec: str) -> str:
+        return str.__format__(self.value, format_spec)
+
+
+# Committed statements of an answer: a bare reply, a JSON answer field, the text after an answer cue,
+# a closing "... is X." sentence, an answer in bold, a list or per-option verdicts, a line that is only
+# an answer. Fallbacks: a line that starts with an answer and goes on ("B. The jar is later"), a
+# conclusion after "so", the whole reply.
+COMMITTED = frozenset((Kind.BARE, Kind.JSON, Kind.CUE, Kind.CLOSING, Kind.BOLD, Kind.STRUCTURE, Kind.LINE))
+FALLBACK = frozenset((Kind.LEAD, Kind.WEAK, Kind.ALL))
 # An answer stated under a condition: never the answer, and no fallback reading is taken after one.
-HYPOTHETICAL = "hypothetical"
+HYPOTHETICAL = Kind.HYPOTHETICAL
 # Read as committed when first, but never against another kind of answer: "C stands out at first glance,
 # but ... the real outlier is A" ("X is the odd one out", "X stands out"); two of them that differ are two answers.
-SOFT = frozenset(("odd",))
+SOFT = frozenset((Kind.ODD,))
 
 
 class Candidate(NamedTuple):
@@ -52,19 +79,19 @@ class Candidate(NamedTuple):
     value: Any
     start: int
     how: str
-    final: int = 0   # 0: stated plainly; 1: marked final ("Final answer:", "so"); 2k or 2k+1: after k self-corrections
+    final: int = 0  # 0: stated plainly; 1: marked final ("Final answer:", "so"); 2k or 2k+1: after k self-corrections
 
 
 # Yielded by a reader before its fallback readings: once a committed answer was found they cannot
 # change the decision, so ``decide`` stops reading there (the whole-reply reading is the costly one).
-FALLBACKS = Candidate(None, 0, "fallbacks")
+FALLBACKS = Candidate(None, 0, Kind.FALLBACKS)
 
 
 def _equal_force(earlier: Candidate, later: Candidate) -> bool:
     """Whether two answers are stated with the same force: both after an answer cue marked final ("Final
     answer: B. ... Final answer: C."), neither after a self-correction (``final`` counts the corrections
     before an answer: ``regions``)."""
-    return earlier.how == later.how == "cue" and earlier.final == later.final == 1
+    return earlier.how == later.how == Kind.CUE and earlier.final == later.final == 1
 
 
 def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> Any:
@@ -86,22 +113,22 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
         if cand.how == HYPOTHETICAL:
             supposed = supposed or primary is None
             continue
-        if cut is not None and (cand.start >= cut or cand.how in FALLBACK - {"lead"}):
+        if cut is not None and (cand.start >= cut or cand.how in FALLBACK - {Kind.LEAD}):
             continue
         if primary is None:
             primary = cand
             if cand.value == CONFLICT:
                 return None
             if cand.how in FALLBACK:
-                return None if supposed else cand.value   # (a fallback may be reading the hypothesis)
-            if cand.how == "bare":
+                return None if supposed else cand.value  # (a fallback may be reading the hypothesis)
+            if cand.how == Kind.BARE:
                 return cand.value
             continue
         if cand.how in FALLBACK or (cand.how in SOFT and primary.how not in SOFT) or cand.value == primary.value:
-            continue   # (two "X belongs to a different period" of different X: two answers)
+            continue  # (two "X belongs to a different period" of different X: two answers)
         if cand.value == CONFLICT:
             # a statement naming alternatives after the answer ("Answer: C ... it could be B or D")
-            if cand.how in ("cue", "json", "closing") and cand.start > primary.start:
+            if cand.how in (Kind.CUE, Kind.JSON, Kind.CLOSING) and cand.start > primary.start:
                 return None
             continue
         if cand.start < primary.start and primary.final and not _equal_force(cand, primary):
@@ -110,4 +137,4 @@ def decide(candidates: Iterable[Candidate | None], cut: int | None = None) -> An
     return None if primary is None else primary.value
 
 
-__all__ = ["COMMITTED", "CONFLICT", "FALLBACK", "FALLBACKS", "HYPOTHETICAL", "SOFT", "Candidate", "decide"]
+__all__ = ["COMMITTED", "CONFLICT", "FALLBACK", "FALLBACKS", "HYPOTHETICAL", "SOFT", "Candidate", "Kind", "decide"]

@@ -61,9 +61,15 @@ def answer_count(space: Mapping[str, Any] | str) -> int:
     s = _space(space)
     kind = s["kind"]
     n: Any = s.get("n")  # an int for the kinds counted by it
-    counts = {"letter": lambda: n, "letter_set": lambda: 2 ** n, "k_of_n": lambda: math.comb(n, s["k"]),
-              "ordering": lambda: math.factorial(n), "year": lambda: int(s["hi"]) - int(s["lo"]) + 1,
-              "choice": lambda: len(s["choices"]), "dynasty": lambda: len(PERIODS)}
+    counts = {
+        "letter": lambda: n,
+        "letter_set": lambda: 2**n,
+        "k_of_n": lambda: math.comb(n, s["k"]),
+        "ordering": lambda: math.factorial(n),
+        "year": lambda: int(s["hi"]) - int(s["lo"]) + 1,
+        "choice": lambda: len(s["choices"]),
+        "dynasty": lambda: len(PERIODS),
+    }
     if kind not in counts:
         raise ValueError(f"an answer space of kind {kind!r} has no random answer")
     return int(counts[kind]())

@@ -14,19 +14,17 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer, json_values
+from chronotasks.scoring.normalization import lower, normalize
+from chronotasks.scoring.ordinals import ORDINAL_WORDS, ZH_DIGITS
 from chronotasks.scoring.reply_text import (
     ANYWHERE_LIMIT,
-    ORDINAL_WORDS,
-    ZH_DIGITS,
     corrections,
     cut_off,
     first_clause,
     inside,
-    lower,
     negated_spans,
-    normalize,
     regions,
 )
 
@@ -100,10 +98,10 @@ def _value(text: str, choices: list[str], asks: str | None) -> str | None:
     if word in ORDINAL_WORDS:  # {"answer": "first"}
         return str(ORDINAL_WORDS[word])
     label = _BARE_LABEL.fullmatch(word)
-    if label and label.group(1) in choices:   # {"answer": "Image 2"}
+    if label and label.group(1) in choices:  # {"answer": "Image 2"}
         return label.group(1)
     compared = _compared(s, choices, asks) if asks else None
-    if compared is not None:   # {"answer": "Image 2 is more recent"} for "which is earlier": the question asked is answered
+    if compared is not None:  # {"answer": "Image 2 is more recent"} for "which is earlier": the question asked is answered
         return compared
     named = {c for _, _, c in _mentions(s, choices, bare_numbers=True)}
     if len(named) == 1:
@@ -115,7 +113,10 @@ def _value(text: str, choices: list[str], asks: str | None) -> str | None:
 _THAN = re.compile(r"\s+than\s+")
 _NEGATED_COMPARISON = re.compile(r"\b(?:no|not|never)\s+$")
 _LABEL_HEADING = re.compile(r"\s*(?:image|picture|photo|图片?|图像|照片)\s*\d\s*[:：]\s*(?:a|an|the|this)?\s*\w+\s+\w+", re.IGNORECASE)
-_IT_BEFORE = re.compile(r"\b(?:it|it's|this\s+one)\s+(?:is|was|'s|must\s+be|should\s+be|would\s+be|looks|seems|appears)?\s*(?:to\s+be\s+)?(?:much\s+|clearly\s+|likely\s+)?$", re.IGNORECASE)
+_IT_BEFORE = re.compile(
+    r"\b(?:it|it's|this\s+one)\s+(?:is|was|'s|must\s+be|should\s+be|would\s+be|looks|seems|appears)?\s*(?:to\s+be\s+)?(?:much\s+|clearly\s+|likely\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def _compared(s: str, choices: list[str], asks: str) -> str | None:
@@ -125,7 +126,7 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
     mentions = _mentions(s, choices, bare_numbers=False)
     for m in _COMPARE.finditer(lower(s)):
         if _NEGATED_COMPARISON.search(lower(s), max(0, m.start() - 8), m.start()):
-            continue   # "places it no later than the mid-20th century" says no "later"
+            continue  # "places it no later than the mid-20th century" says no "later"
         earlier = m.lastgroup in ("earlier", "zh_earlier")
         # (a Chinese clause ends at its comma: "图2中为手机，胶片相机早于..." says nothing of 图2)
         zh = (m.lastgroup or "").startswith("zh")
@@ -135,9 +136,12 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
             other = choices[1 - choices.index(compared_with[0])]
             votes.add(other if earlier else compared_with[0])
             continue
-        before = [c for start, end, c in mentions if end <= m.start() and m.start() - end <= 25
-                  and not re.search(r"[.;\n，,]" if zh else r"[.;\n]", s[end:m.start()])]
-        if not before and _IT_BEFORE.search(s[max(0, m.start() - 30):m.start()]):
+        before = [
+            c
+            for start, end, c in mentions
+            if end <= m.start() and m.start() - end <= 25 and not re.search(r"[.;\n，,]" if zh else r"[.;\n]", s[end : m.start()])
+        ]
+        if not before and _IT_BEFORE.search(s[max(0, m.start() - 30) : m.start()]):
             # "The first image is black and white, so it is older.": "it" is the one image the sentence named
             named = {c for start, end, c in mentions if end <= m.start()}
             before = list(named) if len(named) == 1 else []
@@ -147,7 +151,7 @@ def _compared(s: str, choices: list[str], asks: str) -> str | None:
         if zh and len(before) >= 2:
             # "第二张比第一张更新": the subject comes before 比
             prev = [(start, end) for start, end, c in mentions if end <= m.start()]
-            if "比" in s[prev[-2][1]:prev[-1][0]]:
+            if "比" in s[prev[-2][1] : prev[-1][0]]:
                 subject = before[-2]
         if earlier:
             votes.add(subject)
@@ -168,27 +172,21 @@ def _key_field(key: str) -> re.Pattern:
 _JSON_START = re.compile(r"\s*(?:(?:```)?json\s*)?\{")
 
 
+# the CoT prompt's self-check ("bias_mitigation"): counterfactual by design ("if the colours were swapped,
+# Image 1 would look older"), so never a conclusion against the answer; read only for a revision to it
+_CHECK_KEYS = re.compile(r"bias|reflect|verif|check", re.IGNORECASE)
+_REVISED = re.compile(
+    r"(?=[rcnaoif重修更])(?:re-?evaluat|\bconclusion\s+(?:would|will|should|does|could)\s+change|\bnot\s+(?:a\s+)?reliable|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
+    r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression|inclination)|\brel(?:ied|ying)\s+(?:on|upon)\b|re-?examin|重新|修正|更正)"
+)
+
+
 def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) -> Iterator[Candidate]:
     """The choices a normalised reply states, in the order a grader reads them."""
     objects = json_values(s)
     field = json_answer(s, (key.lower(), "final_answer", "answer"), objects)
     if field is not None:
-        answer = _value(field[1], choices, asks) if field[1] else None
-        after = s[s.rfind("}") + 1:]
-        revision = next(iter(corrections(lower(after))), None) if after.strip(" \n`") else None
-        if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.': the revision, read first, outranks it
-            yield Candidate(_revised_choice(after[revision.end():], choices, asks), len(s) - len(after) + revision.end(), "cue", 2)
-        yield Candidate(answer or CONFLICT, field[0], "json", True)
-        if not revision and after.strip(" \n`"):   # '{"answer": "1"}\n\nFinal answer: 2': a second answer after the JSON one
-            yield Candidate(decide(choice_candidates(after, choices, key, asks)), len(s) - len(after), "cue")
-        if asks:
-            concluded = [_concluded(text, choices, asks) for text in _reasoning(s, field[0], objects)]
-            checks = [text for text in _reasoning(s, field[0], objects, _CHECK_KEYS) if _REVISED.search(lower(text))]
-            if answer is not None and any(_revised_to(text, choices, asks) == answer for text in checks):
-                return  # the self-check revised the reasoning's conclusion to the answer given ("Re-evaluating: ... So Image 2 is actually earlier.")
-            for value in concluded:
-                # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
-                yield Candidate(value, s.rfind("}") + 1, "cue")
+        yield from _json_field_choices(s, field, objects, choices, key, asks)
         return
     if asks and objects:
         role = _role_answer(objects, choices, asks)
@@ -197,41 +195,64 @@ def choice_candidates(s: str, choices: list[str], key: str, asks: str | None) ->
             return
     fragments = list(_key_field(key).finditer(s)) if ":" in s or "=" in s else []
     values = {_value(fragment.group(1), choices, asks) for fragment in fragments}
-    if len(values) == 1:   # (two fields that differ, "Answer: 1 ... Answer: 2", are read as prose below)
-        yield Candidate(values.pop() or CONFLICT, fragments[0].start(), "json", True)
+    if len(values) == 1:  # (two fields that differ, "Answer: 1 ... Answer: 2", are read as prose below)
+        yield Candidate(values.pop() or CONFLICT, fragments[0].start(), Kind.JSON, True)
         return
-    if "{" in s and _JSON_START.match(s):   # (its code fence's backticks are gone by now: "json\n{...")
+    if "{" in s and _JSON_START.match(s):  # (its code fence's backticks are gone by now: "json\n{...")
         return  # a JSON reply that stops before its answer field
     stripped = s.strip(" .!\"'")
     if stripped in choices:
-        yield Candidate(stripped, 0, "bare")
+        yield Candidate(stripped, 0, Kind.BARE)
         return
     label = _BARE_LABEL.fullmatch(stripped)
     if label and label.group(1) in choices:
-        yield Candidate(label.group(1), 0, "bare")
+        yield Candidate(label.group(1), 0, Kind.BARE)
         return
     for how, lo, hi, final in regions(s):
-        if how == "fallbacks":
+        if how == Kind.FALLBACKS:
             yield FALLBACKS
             continue
         region = s[lo:hi]
-        if how == "all":
+        if how == Kind.ALL:
             yield Candidate(_anywhere(region, choices, asks), 0, how)
             return
-        clause = first_clause(region) if how not in ("line", "bold") else region
-        if how == "line" and (len(clause) > 60 or _LABEL_HEADING.match(clause)):
-            continue   # (not "Image 1: A woman using a laptop in a coffee shop.", a description under its label)
+        clause = first_clause(region) if how not in (Kind.LINE, Kind.BOLD) else region
+        if how == Kind.LINE and (len(clause) > 60 or _LABEL_HEADING.match(clause)):
+            continue  # (not "Image 1: A woman using a laptop in a coffee shop.", a description under its label)
         if asks:
             compared = _compared(clause, choices, asks)
             if compared is not None:
                 yield Candidate(compared, lo, how, final)
                 continue
-        named = {c for _, _, c in _mentions(clause, choices, bare_numbers=how in ("cue", "line", "bold"))}
+        named = {c for _, _, c in _mentions(clause, choices, bare_numbers=how in (Kind.CUE, Kind.LINE, Kind.BOLD))}
         if len(named) == 1:
             c = named.pop()
             yield Candidate(c if c in choices else CONFLICT, lo, how, final)
         elif len(named) > 1:
             yield Candidate(CONFLICT, lo, how, final)
+
+
+def _json_field_choices(s: str, field: tuple[int, str], objects, choices: list[str], key: str, asks: str | None) -> Iterator[Candidate]:
+    """The choice of a JSON answer field, a revision or a second answer after the JSON, and (for a question
+    that asks which is earlier or later) what the reply's own reasoning concludes otherwise."""
+    answer = _value(field[1], choices, asks) if field[1] else None
+    after = s[s.rfind("}") + 1 :]
+    revision = next(iter(corrections(lower(after))), None) if after.strip(" \n`") else None
+    if revision:  # '{"answer": "1"} ... Actually, on reflection, Image 2 is earlier.': the revision, read first, outranks it
+        yield Candidate(_revised_choice(after[revision.end() :], choices, asks), len(s) - len(after) + revision.end(), Kind.CUE, 2)
+    yield Candidate(answer or CONFLICT, field[0], Kind.JSON, True)
+    if not revision and after.strip(" \n`"):  # '{"answer": "1"}\n\nFinal answer: 2': a second answer after the JSON one
+        yield Candidate(decide(choice_candidates(after, choices, key, asks)), len(s) - len(after), Kind.CUE)
+    if asks:
+        concluded = [_concluded(text, choices, asks) for text in _reasoning(s, field[0], objects)]
+        checks = [text for text in _reasoning(s, field[0], objects, _CHECK_KEYS) if _REVISED.search(lower(text))]
+        if answer is not None and any(_revised_to(text, choices, asks) == answer for text in checks):
+            # the self-check revised the reasoning's conclusion to the answer given ("Re-evaluating: ... So Image 2
+            # is actually earlier.")
+            return
+        for value in concluded:
+            # the reply's own reasoning concludes otherwise ("Image 1 is earlier ... {"answer": "2"}")
+            yield Candidate(value, s.rfind("}") + 1, Kind.CUE)
 
 
 def _revised_choice(text: str, choices: list[str], asks: str | None) -> str | None:
@@ -269,24 +290,20 @@ def _role_answer(objects: list, choices: list[str], asks: str) -> Candidate | No
     found = {v for _, v in votes}
     if not found:
         return None
-    return Candidate(found.pop() if len(found) == 1 else CONFLICT, min(p for p, _ in votes), "json", True)
+    return Candidate(found.pop() if len(found) == 1 else CONFLICT, min(p for p, _ in votes), Kind.JSON, True)
 
 
 _REASONING_KEYS = re.compile(r"think|reason|analy|conclu|step_?3|summary|分析|推理|结论", re.IGNORECASE)
-# the CoT prompt's self-check ("bias_mitigation"): counterfactual by design ("if the colours were swapped,
-# Image 1 would look older"), so never a conclusion against the answer; read only for a revision to it
-_CHECK_KEYS = re.compile(r"bias|reflect|verif|check", re.IGNORECASE)
 
 
 _SENTENCE_MARK = re.compile(r"[.!?。\n]")
 
 
-_REVISED = re.compile(r"(?=[rcnaoif重修更])(?:re-?evaluat|\bconclusion\s+(?:would|will|should|does|could)\s+change|\bnot\s+(?:a\s+)?reliable|\brevis|\bactually\b|\bon\s+reflection\b|\breconsider|\bcorrect(?:ed|ion)\b|\binitial(?:ly)?\b"
-                      r"|\bfirst\s+(?:conclusion|judg(?:e)?ment|impression|inclination)|\brel(?:ied|ying)\s+(?:on|upon)\b|re-?examin|重新|修正|更正)")
-
-
-_CONCLUSION = re.compile(r"(?=[sthoimwSTHOIMW])\b(?:so|therefore|thus|hence|overall|in\s+conclusion|suggesting|indicating|meaning"
-                         r"|which\s+(?:suggests|indicates|means))\b,?", re.IGNORECASE)
+_CONCLUSION = re.compile(
+    r"(?=[sthoimwSTHOIMW])\b(?:so|therefore|thus|hence|overall|in\s+conclusion|suggesting|indicating|meaning"
+    r"|which\s+(?:suggests|indicates|means))\b,?",
+    re.IGNORECASE,
+)
 
 
 def _concluded(text: str, choices: list[str], asks: str) -> str | None:
@@ -294,11 +311,11 @@ def _concluded(text: str, choices: list[str], asks: str) -> str | None:
     predates Image 2."), or None."""
     text = text[-400:].rstrip(" \n.!?。")
     marks = [m.end() for m in _SENTENCE_MARK.finditer(text)]
-    sentence = normalize(text[marks[-1] if marks else 0:], echoes=False)
+    sentence = normalize(text[marks[-1] if marks else 0 :], echoes=False)
     if not _COMPARE.search(lower(sentence)):
         return None
-    cue = _CONCLUSION.search(sentence)   # ("..., suggesting Image 2 is older")
-    concluded = _compared(first_clause(sentence[cue.end():]), choices, asks) if cue else None
+    cue = _CONCLUSION.search(sentence)  # ("..., suggesting Image 2 is older")
+    concluded = _compared(first_clause(sentence[cue.end() :]), choices, asks) if cue else None
     return concluded or _compared(first_clause(sentence), choices, asks)
 
 
@@ -313,7 +330,7 @@ def _revised_to(check: str, choices: list[str], asks: str) -> str | None:
         marks = [m.start() for m in _SENTENCE_MARK.finditer(text)]
         if not marks:
             return None
-        text = text[:marks[-1]].rstrip(" \n.!?。")
+        text = text[: marks[-1]].rstrip(" \n.!?。")
     return None
 
 

@@ -78,5 +78,4 @@ def position_bias(items: Iterable[Mapping[str, Any]]) -> float:
     return 0.5 * sum(abs(r - 1.0 / len(rates)) for r in rates.values())
 
 
-__all__ = ["by_question", "choice_rates", "circular_accuracy", "position_bias", "question_correct", "rotated_letter",
-           "rotation_of"]
+__all__ = ["by_question", "choice_rates", "circular_accuracy", "position_bias", "question_correct", "rotated_letter", "rotation_of"]

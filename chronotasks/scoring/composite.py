@@ -38,8 +38,9 @@ def news_score(acc_y: float, mae: float, acc_m: float, mae_max: float = MAE_MAX)
     return 0.5 * (acc_y * (1.0 - mae / mae_max) + acc_m)
 
 
-def chronovision_composite(acc_a: float, tau: float, acc_b: float, delta_acc: float,
-                           acc_y: float, mae: float, acc_m: float, mae_max: float = MAE_MAX) -> dict[str, float]:
+def chronovision_composite(
+    acc_a: float, tau: float, acc_b: float, delta_acc: float, acc_y: float, mae: float, acc_m: float, mae_max: float = MAE_MAX
+) -> dict[str, float]:
     """All four scores (fractions, not percent): {"S_A", "S_S", "S_N", "S"}."""
     s_a = artifacts_score(acc_a, tau)
     s_s = shortcut_score(acc_b, delta_acc)
@@ -79,5 +80,16 @@ def tau_from_table(score_50: float) -> float:
     return score_50 / 50.0 - 1.0
 
 
-__all__ = ["MAE_MAX", "artifacts_score", "chronovision_composite", "localization_term", "multimodal_term", "news_score",
-           "shortcut_score", "shortcut_term", "sorting_term", "tau_from_table", "year_term"]
+__all__ = [
+    "MAE_MAX",
+    "artifacts_score",
+    "chronovision_composite",
+    "localization_term",
+    "multimodal_term",
+    "news_score",
+    "shortcut_score",
+    "shortcut_term",
+    "sorting_term",
+    "tau_from_table",
+    "year_term",
+]

@@ -95,9 +95,9 @@ def _figure(arrays: list[np.ndarray], statistic: Statistic, picks: Sequence[np.n
     """The figure averaged over runs; with ``picks`` (per stratum, shape (..., n) of question indices)
     one value per resample."""
     if picks is None:
-        totals = [a.sum(axis=1) for a in arrays]                                  # (runs, k)
+        totals = [a.sum(axis=1) for a in arrays]  # (runs, k)
     else:
-        totals = [np.moveaxis(a[:, p].sum(axis=-2), 0, -2) for a, p in zip(arrays, picks)]   # (..., runs, k)
+        totals = [np.moveaxis(a[:, p].sum(axis=-2), 0, -2) for a, p in zip(arrays, picks)]  # (..., runs, k)
     return np.asarray(statistic.combine(totals)).mean(axis=-1)
 
 
@@ -106,28 +106,43 @@ def figure_of(runs: Sequence[Strata], statistic: Statistic) -> float:
     return float(_figure(_arrays(runs, statistic), statistic))
 
 
-def _percentile_bootstrap(sizes: list[int], value: Callable[..., np.ndarray], confidence: float, n_resamples: int,
-                          seed: int) -> tuple[float, float]:
+def _percentile_bootstrap(
+    sizes: list[int], value: Callable[..., np.ndarray], confidence: float, n_resamples: int, seed: int
+) -> tuple[float, float]:
     if not sizes or any(n < 2 for n in sizes):
         return math.nan, math.nan
 
     def statistic(*idx: np.ndarray, axis: int = -1) -> np.ndarray:
         return value(*(np.asarray(i, dtype=int) for i in idx))
 
-    with warnings.catch_warnings():   # all resamples equal (e.g. every answer right): the interval is that value
+    with warnings.catch_warnings():  # all resamples equal (e.g. every answer right): the interval is that value
         warnings.simplefilter("ignore", stats.DegenerateDataWarning)
-        result = stats.bootstrap(tuple(np.arange(n) for n in sizes), statistic, n_resamples=n_resamples,
-                                 confidence_level=confidence, method="percentile", vectorized=True, paired=False,
-                                 batch=BATCH, random_state=np.random.default_rng(seed))
+        result = stats.bootstrap(
+            tuple(np.arange(n) for n in sizes),
+            statistic,
+            n_resamples=n_resamples,
+            confidence_level=confidence,
+            method="percentile",
+            vectorized=True,
+            paired=False,
+            batch=BATCH,
+            random_state=np.random.default_rng(seed),
+        )
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
-def bootstrap_interval(runs: Sequence[Strata], statistic: Statistic, confidence: float = DEFAULT_CONFIDENCE,
-                       n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> tuple[float, float]:
+def bootstrap_interval(
+    runs: Sequence[Strata],
+    statistic: Statistic,
+    confidence: float = DEFAULT_CONFIDENCE,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> tuple[float, float]:
     """(low, high) of the figure over resampled questions; NaN when a stratum has fewer than 2 questions."""
     arrays = _arrays(runs, statistic)
-    return _percentile_bootstrap([a.shape[1] for a in arrays], lambda *picks: _figure(arrays, statistic, picks),
-                                 confidence, n_resamples, seed)
+    return _percentile_bootstrap(
+        [a.shape[1] for a in arrays], lambda *picks: _figure(arrays, statistic, picks), confidence, n_resamples, seed
+    )
 
 
 @dataclass(frozen=True)
@@ -141,9 +156,14 @@ class Comparison:
     questions: int
 
 
-def paired_difference(runs_a: Sequence[Strata], runs_b: Sequence[Strata], statistic: Statistic,
-                      confidence: float = DEFAULT_CONFIDENCE, n_resamples: int = DEFAULT_RESAMPLES,
-                      seed: int = DEFAULT_SEED) -> Comparison:
+def paired_difference(
+    runs_a: Sequence[Strata],
+    runs_b: Sequence[Strata],
+    statistic: Statistic,
+    confidence: float = DEFAULT_CONFIDENCE,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> Comparison:
     """Compare two models on the same questions (unit j of a stratum is the same question in A and B).
 
     With the same number of runs on both sides a question's runs are swapped as a whole; with
@@ -155,15 +175,13 @@ def paired_difference(runs_a: Sequence[Strata], runs_b: Sequence[Strata], statis
     if [x.shape[1] for x in b] != sizes:
         raise ValueError(f"the two sides differ in questions per stratum: {sizes} vs {[x.shape[1] for x in b]}")
     difference = float(_figure(a, statistic) - _figure(b, statistic))
-    low, high = _percentile_bootstrap(sizes, lambda *p: _figure(a, statistic, p) - _figure(b, statistic, p),
-                                      confidence, n_resamples, seed)
+    low, high = _percentile_bootstrap(sizes, lambda *p: _figure(a, statistic, p) - _figure(b, statistic, p), confidence, n_resamples, seed)
     if len(runs_a) != len(runs_b):
         a, b = [x.mean(axis=0, keepdims=True) for x in a], [x.mean(axis=0, keepdims=True) for x in b]
     return Comparison(difference, low, high, _permutation_p(a, b, statistic, sizes, n_resamples, seed), sum(sizes))
 
 
-def _permutation_p(a: list[np.ndarray], b: list[np.ndarray], statistic: Statistic, sizes: list[int],
-                   n_resamples: int, seed: int) -> float:
+def _permutation_p(a: list[np.ndarray], b: list[np.ndarray], statistic: Statistic, sizes: list[int], n_resamples: int, seed: int) -> float:
     total = sum(sizes)
     if total < 2:
         return math.nan
@@ -174,17 +192,23 @@ def _permutation_p(a: list[np.ndarray], b: list[np.ndarray], statistic: Statisti
         takes A's question k, x = k + total takes B's."""
         totals = []
         for s, (a_s, b_s) in enumerate(zip(a, b)):
-            swapped = x[..., bounds[s]:bounds[s + 1]] >= total                     # (..., n)
-            chosen = np.where(swapped[..., None, :, None], b_s, a_s)              # (..., runs, n, k)
+            swapped = x[..., bounds[s] : bounds[s + 1]] >= total  # (..., n)
+            chosen = np.where(swapped[..., None, :, None], b_s, a_s)  # (..., runs, n, k)
             totals.append(chosen.sum(axis=-2))
         return np.asarray(statistic.combine(totals)).mean(axis=-1)
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        result = stats.permutation_test((np.arange(total), np.arange(total, 2 * total)),
-                                        lambda x, y, axis=-1: side(np.asarray(x)) - side(np.asarray(y)),
-                                        permutation_type="samples", vectorized=True, n_resamples=n_resamples,
-                                        batch=BATCH, alternative="two-sided", random_state=np.random.default_rng(seed))
+        result = stats.permutation_test(
+            (np.arange(total), np.arange(total, 2 * total)),
+            lambda x, y, axis=-1: side(np.asarray(x)) - side(np.asarray(y)),
+            permutation_type="samples",
+            vectorized=True,
+            n_resamples=n_resamples,
+            batch=BATCH,
+            alternative="two-sided",
+            random_state=np.random.default_rng(seed),
+        )
     return float(result.pvalue)
 
 
@@ -194,5 +218,16 @@ def run_spread(values: Sequence[float]) -> tuple[float, float]:
     return mean_std([float(v) for v in values if not math.isnan(float(v))])
 
 
-__all__ = ["Comparison", "DEFAULT_CONFIDENCE", "DEFAULT_RESAMPLES", "DEFAULT_SEED", "Statistic", "bootstrap_interval",
-           "figure_of", "mean_of_ratios", "paired_difference", "ratio", "run_spread"]
+__all__ = [
+    "Comparison",
+    "DEFAULT_CONFIDENCE",
+    "DEFAULT_RESAMPLES",
+    "DEFAULT_SEED",
+    "Statistic",
+    "bootstrap_interval",
+    "figure_of",
+    "mean_of_ratios",
+    "paired_difference",
+    "ratio",
+    "run_spread",
+]

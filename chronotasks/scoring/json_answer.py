@@ -18,12 +18,43 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-ANSWER_KEYS = ("answer", "final_answer", "final answer", "finalanswer", "answers", "sequence", "order", "ordering", "selection",
-               "selected", "choice", "choices", "letters", "option", "options", "答案", "最终答案", "选项",
-               "回答", "答え", "답변", "정답", "réponse", "respuesta", "resposta", "risposta", "antwort", "ответ", "jawaban", "đáp án")
+ANSWER_KEYS = (
+    "answer",
+    "final_answer",
+    "final answer",
+    "finalanswer",
+    "answers",
+    "sequence",
+    "order",
+    "ordering",
+    "selection",
+    "selected",
+    "choice",
+    "choices",
+    "letters",
+    "option",
+    "options",
+    "答案",
+    "最终答案",
+    "选项",
+    "回答",
+    "答え",
+    "답변",
+    "정답",
+    "réponse",
+    "respuesta",
+    "resposta",
+    "risposta",
+    "antwort",
+    "ответ",
+    "jawaban",
+    "đáp án",
+)
 # A key that names the answer without being one of ANSWER_KEYS ("selected_option", "answer_letter",
 # "最终选择"): used when no object has one of the keys asked for.
-_ANSWER_LIKE = re.compile(r"answer|final|choice|chosen|select|option|pick|result|prediction|答案|选|结果|回答|答え|답|réponse|respuesta|resposta|antwort|ответ|jawaban|đáp")
+_ANSWER_LIKE = re.compile(
+    r"answer|final|choice|chosen|select|option|pick|result|prediction|答案|选|结果|回答|答え|답|réponse|respuesta|resposta|antwort|ответ|jawaban|đáp"
+)
 _TOKENS = re.compile(r'[{}\[\]"\\]')
 _TRAILING_COMMA = re.compile(r",\s*([}\]])")
 # a JSON answer marked as the one that counts: "Final answer: {...}", "Corrected:\n{...}"
@@ -57,7 +88,7 @@ def _balanced(s: str, open_ch: str, close_ch: str) -> Iterator[tuple[int, int]]:
 
 def _attempts(candidate: str) -> Iterator[str]:
     yield candidate
-    yield _TRAILING_COMMA.sub(r"\1", candidate)   # (built only when the text as given does not load)
+    yield _TRAILING_COMMA.sub(r"\1", candidate)  # (built only when the text as given does not load)
 
 
 def _loads(candidate: str) -> Any:
@@ -80,7 +111,7 @@ def json_values(text: Any, open_ch: str = "{", close_ch: str = "}", kind: type =
     if open_ch not in s:
         return []
     whole = s.strip()
-    if whole[0] == open_ch and whole[-1] == close_ch:   # the reply is one JSON value, as most JSON replies are: no scan
+    if whole[0] == open_ch and whole[-1] == close_ch:  # the reply is one JSON value, as most JSON replies are: no scan
         try:
             value = json.loads(whole)
         except (json.JSONDecodeError, ValueError, RecursionError):
@@ -140,8 +171,11 @@ def json_answer(text: Any, keys: Iterable[str] = ANSWER_KEYS, objects: list | No
     if len(distinct) == 1:
         return answers[0]
     # final: marked so just before it, or revised since the answer before it ("Actually, ... suggests 2003.\n{...}")
-    final = [(pos, a) for n, (pos, a) in enumerate(answers)
-             if _FINAL.search(s[max(0, pos - 40):pos]) or (n and _FINAL.search(s[answers[n - 1][0]:pos]))]
+    final = [
+        (pos, a)
+        for n, (pos, a) in enumerate(answers)
+        if _FINAL.search(s[max(0, pos - 40) : pos]) or (n and _FINAL.search(s[answers[n - 1][0] : pos]))
+    ]
     return final[-1] if len({a for _, a in final}) == 1 else (answers[-1][0], "")
 
 

@@ -32,6 +32,9 @@ def exact_set_match(pred: Iterable[Hashable] | None, gold: Iterable[Hashable]) -
     return float(set(pred) == set(gold))
 
 
+_SHORT_RANKING = 64
+
+
 def kendall_tau(pred_order: Sequence[Hashable] | None, gold_order: Sequence[Hashable], unparsed: float = 0.0) -> float:
     """Kendall's τ between a predicted and the gold ordering of the same items.
 
@@ -51,9 +54,6 @@ def kendall_tau(pred_order: Sequence[Hashable] | None, gold_order: Sequence[Hash
     if 2 <= len(ranks) <= _SHORT_RANKING and len(rank) == len(ranks):
         return _kendall_tau_distinct(ranks)
     return float(stats.kendalltau(ranks, range(len(gold_order))).statistic)
-
-
-_SHORT_RANKING = 64
 
 
 def _kendall_tau_distinct(ranks: Sequence[int]) -> float:
@@ -172,13 +172,27 @@ def bootstrap_ci(values: Sequence[float], confidence: float = 0.95, n_resamples:
     arr = np.asarray(values, dtype=float)
     if arr.size < 2 or np.all(arr == arr[0]):
         return float(arr.mean()) if arr.size else math.nan, float(arr.mean()) if arr.size else math.nan
-    res = stats.bootstrap((arr,), np.mean, confidence_level=confidence, n_resamples=n_resamples,
-                          method="percentile", random_state=np.random.default_rng(seed))
+    res = stats.bootstrap(
+        (arr,), np.mean, confidence_level=confidence, n_resamples=n_resamples, method="percentile", random_state=np.random.default_rng(seed)
+    )
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
 __all__ = [
-    "absolute_error", "anls", "bootstrap_ci", "cohens_kappa", "exact_match", "exact_set_match", "jaccard",
-    "kendall_tau", "macro_prf", "mean", "mean_absolute_error", "mean_std", "multilabel_f1", "point_biserial",
-    "recall_at_k", "within_k",
+    "absolute_error",
+    "anls",
+    "bootstrap_ci",
+    "cohens_kappa",
+    "exact_match",
+    "exact_set_match",
+    "jaccard",
+    "kendall_tau",
+    "macro_prf",
+    "mean",
+    "mean_absolute_error",
+    "mean_std",
+    "multilabel_f1",
+    "point_biserial",
+    "recall_at_k",
+    "within_k",
 ]

@@ -1,7 +1,7 @@
 """Replies to prompts whose options are numbered 1..n (TAB-VLM's release prompts) instead of lettered.
 
 Such a reply names options by number ("3", "Option 2", "1, 3", "Artifact 4 is different"). It is
-read by the letter readers (chronotasks/scoring/letters.py, order_parsing.py) after each number
+read by the letter readers (chronotasks/scoring/letters.py, letter_sets.py, order_parsing.py) after each number
 that stands alone as an option number is written as its letter: 1 -> A, 2 -> B, ... A number
 stands alone when it is one digit 1-9 with no letter, digit or decimal point joined to it (Chinese
 characters may be: "3和4"; not the ordinal and counting ones, "第3件", "3个"), so
@@ -17,7 +17,7 @@ import re
 import string
 from typing import Any
 
-from chronotasks.scoring.reply_text import DIGITS
+from chronotasks.scoring.normalization import DIGITS
 
 # (ASCII word characters only: in "3和4" the digits stand alone between Chinese words; "第3件", "3世纪",
 # "3个" are ordinals and counts, not option numbers)

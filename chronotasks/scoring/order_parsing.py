@@ -15,33 +15,32 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, HYPOTHETICAL, Candidate, decide
+from chronotasks.scoring.candidates import CONFLICT, FALLBACKS, HYPOTHETICAL, Candidate, Kind, decide
 from chronotasks.scoring.json_answer import json_answer
-from chronotasks.scoring.letters import letters_for, option_mentions
-from chronotasks.scoring.reply_text import (
-    ANYWHERE_LIMIT,
-    HEDGE,
-    LABEL_PREFIX,
-    UNSURE,
-    ZH_DIGITS,
-    blank_label_prefixes,
-    cut_off,
-    lower,
-    normalize,
-    regions,
-)
+from chronotasks.scoring.normalization import lower, normalize
+from chronotasks.scoring.option_texts import letters_for, option_mentions
+from chronotasks.scoring.ordinals import LABEL_PREFIX, ZH_DIGITS, blank_label_prefixes
+from chronotasks.scoring.reply_text import ANYWHERE_LIMIT, HEDGE, UNSURE, cut_off, regions
 
 _NUM = r"(?:\s*\(\s*(?:#|no\.?\s*)?\d\s*\))?"  # "newest (1) to oldest (4)"
-_FWD = (r"(?:oldest|earliest|most\s+ancient|old|ancient|early)" + _NUM + r"\s*(?:up\s+|forward\s+|all\s+the\s+way\s+)?(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
-        r"(?:newest|latest|most\s+recent|recent|modern|new|late|youngest)|\b(?:oldest|earliest)\s+first|\bascending\b"
-        r"|从?(?:最)?(?:早|古|旧|远|老)(?:的)?(?:到|至|→)(?:最)?(?:晚|今|新|近)|由远及近|由古至今|从古至今|由早到晚|由旧到新"
-        r"|du\s+plus\s+ancien\s+au\s+plus\s+r[ée]cent|del\s+m[aá]s\s+antiguo\s+al\s+m[aá]s\s+reciente|do\s+mais\s+antigo\s+ao\s+mais\s+recente"
-        r"|vom\s+[äa]ltesten\s+zum\s+neuesten|오래된\s*것부터|古い順")
-_REV = (r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)" + _NUM + r"\s*(?:back\s+|down\s+|all\s+the\s+way\s+)?(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
-        r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breversed?\s+(?:chronological(?:\s+order)?|order)|\bdescending\b"
-        r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早"
-        r"|du\s+plus\s+r[ée]cent\s+au\s+plus\s+ancien|del\s+m[aá]s\s+reciente\s+al\s+m[aá]s\s+antiguo|do\s+mais\s+recente\s+ao\s+mais\s+antigo"
-        r"|vom\s+neuesten\s+zum\s+[äa]ltesten|최신(?:부터|순)|新しい順")
+_FWD = (
+    r"(?:oldest|earliest|most\s+ancient|old|ancient|early)"
+    + _NUM
+    + r"\s*(?:up\s+|forward\s+|all\s+the\s+way\s+)?(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+    r"(?:newest|latest|most\s+recent|recent|modern|new|late|youngest)|\b(?:oldest|earliest)\s+first|\bascending\b"
+    r"|从?(?:最)?(?:早|古|旧|远|老)(?:的)?(?:到|至|→)(?:最)?(?:晚|今|新|近)|由远及近|由古至今|从古至今|由早到晚|由旧到新"
+    r"|du\s+plus\s+ancien\s+au\s+plus\s+r[ée]cent|del\s+m[aá]s\s+antiguo\s+al\s+m[aá]s\s+reciente|do\s+mais\s+antigo\s+ao\s+mais\s+recente"
+    r"|vom\s+[äa]ltesten\s+zum\s+neuesten|오래된\s*것부터|古い順"
+)
+_REV = (
+    r"(?:newest|latest|most\s+recent|recent|youngest|modern|new|late)"
+    + _NUM
+    + r"\s*(?:back\s+|down\s+|all\s+the\s+way\s+)?(?:to|→|->|-|–|—|until|through|till)\s*(?:the\s+)?"
+    r"(?:oldest|earliest|old|ancient|early)|\b(?:newest|latest|most\s+recent|youngest)\s+first|\breversed?\s+(?:chronological(?:\s+order)?|order)|\bdescending\b"
+    r"|从?(?:最)?(?:晚|新|近|今)(?:的)?(?:到|至|→)(?:最)?(?:早|古|旧|远)|由近及远|由今至古|从今到古|由新到旧|由晚到早"
+    r"|du\s+plus\s+r[ée]cent\s+au\s+plus\s+ancien|del\s+m[aá]s\s+reciente\s+al\s+m[aá]s\s+antiguo|do\s+mais\s+recente\s+ao\s+mais\s+antigo"
+    r"|vom\s+neuesten\s+zum\s+[äa]ltesten|최신(?:부터|순)|新しい順"
+)
 DIRECTION = re.compile(rf"(?=[oemanlrydtv从由最早古旧远老晚新近今오최])(?:(?P<fwd>{_FWD})|(?P<rev>{_REV}))")  # on lower(text)
 _EXAMPLE = re.compile(r"(?:example|e\.g\.|for\s+instance|such\s+as|例如|比如|示例)\s*[:,]?\s*[\"'(\[]*$", re.IGNORECASE)
 _END = re.compile(r"(?<=[a-z\d)])\.(?=\s|$)|[!?。]")
@@ -51,17 +50,21 @@ _LOWER_LIST = re.compile(r"[a-z](?:\s*[,>\-→ ]\s*[a-z])+")
 _BARE_LIST = re.compile(r"[A-Z0-9](?:(?:[ \t]*(?:,|->|→|>)[ \t]*|[ \t]+)[A-Z0-9])+")
 _BARE_TOKEN = re.compile(r"[A-Z0-9]")
 _WORDS = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]")
-_PAREN = re.compile(r"\((?:[^()\n]{2,80}|[\u4e00-\u9fff])\)|\[[^\[\]\n]{2,80}\]")   # (not "(A)": an option)
-_PAREN_LETTER = re.compile(r"\(([A-Z])\)")   # "(A), (B), (D), (C)": the brackets of an MMBench-style letter
-_SEP = (r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;)?\s*"
-        r"(?:(?:and\s+)?(?:then|finally|lastly|next|last)\s*,?\s*|and\s+|followed\s+by\s+|其次是|然后是|最后是|再到|到)?")
+_PAREN = re.compile(r"\((?:[^()\n]{2,80}|[\u4e00-\u9fff])\)|\[[^\[\]\n]{2,80}\]")  # (not "(A)": an option)
+_PAREN_LETTER = re.compile(r"\(([A-Z])\)")  # "(A), (B), (D), (C)": the brackets of an MMBench-style letter
+_SEP = (
+    r"\s*(?:,|->|→|⟶|⇒|=>|>|<|-|–|—|/|\||;)?\s*"
+    r"(?:(?:and\s+)?(?:then|finally|lastly|next|last)\s*,?\s*|and\s+|followed\s+by\s+|其次是|然后是|最后是|再到|到)?"
+)
 # matched on lower(text)
 _OLDEST = re.compile(r"\b(?:oldest|earliest|most\s+ancient)\b|最早|最古老|最老|最旧")
 _NEWEST = re.compile(r"\b(?:newest|latest|most\s+recent|youngest|most\s+modern)\b|最晚|最新|最近|最现代")
 # "D before A", not "before it comes D" / "after that": those refer back, they compare no neighbours
 _BACK = r"(?!\s+(?:it|that|this|them|those)\b)"
 _OLDER = re.compile(r"\b(?:(?:older|earlier)\s+than|(?:comes?\s+|came\s+)?before" + _BACK + r"|precedes|predates)\b|早于|比.{0,3}早")
-_NEWER = re.compile(r"\b(?:(?:newer|later|more\s+recent|younger)\s+than|(?:comes?\s+|came\s+)?after" + _BACK + r"|follows|postdates)\b|晚于|比.{0,3}晚")
+_NEWER = re.compile(
+    r"\b(?:(?:newer|later|more\s+recent|younger)\s+than|(?:comes?\s+|came\s+)?after" + _BACK + r"|follows|postdates)\b|晚于|比.{0,3}晚"
+)
 _NUMBERED = re.compile(
     r"^\s*(?:[-*•]\s*)?(?:(\d)\s*[.):]|(\d)(?:st|nd|rd|th)\b\s*(?:[:.\-–—]|place)?|#(\d)|第([一二三四五六1-6])\s*(?:名|位|个|件)?\s*[:.,]?|(first|second|third|fourth|fifth|sixth)\s*[:.\-–—])\s*(.*)$",
     re.IGNORECASE | re.MULTILINE,
@@ -95,7 +98,11 @@ class _Items:
             return None
         if sorted(tokens) == sorted(self.valid):
             return tuple(tokens) if self.base is None else tuple(int(t) for t in tokens)
-        if self.one_based and self.base is not None and sorted(int(t) for t in tokens) == list(range(self.base + 1, self.base + self.n + 1)):
+        if (
+            self.one_based
+            and self.base is not None
+            and sorted(int(t) for t in tokens) == list(range(self.base + 1, self.base + self.n + 1))
+        ):
             return tuple(int(t) - 1 for t in tokens)
         return None
 
@@ -110,7 +117,7 @@ def _numbers_images_from_one(s: str, n: int, base: int) -> bool:
     index outside the range): the highest number appears with a label ("Image 4", "图4")."""
     low = lower(s)
     top = str(base + n)
-    return any(low[m.end():m.end() + 2].strip().startswith(top) for m in LABEL_PREFIX.finditer(low))
+    return any(low[m.end() : m.end() + 2].strip().startswith(top) for m in LABEL_PREFIX.finditer(low))
 
 
 def _prepare(s: str) -> str:
@@ -124,20 +131,25 @@ def _prepare(s: str) -> str:
 def _direction(s: str, start: int, end: int) -> int:
     """-1 when the nearest direction stated in words says newest-to-oldest, else +1."""
     before = None
-    low = lower(s[max(0, start - 160):end + 40])
+    low = lower(s[max(0, start - 160) : end + 40])
     offset = max(0, start - 160)
     for m in DIRECTION.finditer(low, 0, start - offset):
         before = m
     if before is not None:
         return -1 if before.group("rev") else 1
-    same_line, _, later = low[end - offset:].partition("\n")
+    same_line, _, later = low[end - offset :].partition("\n")
     after = DIRECTION.search(same_line)
-    if after is None and not same_line.strip():   # "4,2,0,1,3\n\n(Order from most recent to oldest.)"
-        note = later.lstrip().partition("\n")[0].strip()   # (the next line with words)
+    if after is None and not same_line.strip():  # "4,2,0,1,3\n\n(Order from most recent to oldest.)"
+        note = later.lstrip().partition("\n")[0].strip()  # (the next line with words)
         after = DIRECTION.search(note) if len(note) <= 60 else None
     if after is not None and after.group("rev"):
         return -1
     return 1
+
+
+_SENTENCE_CHARS = 300  # a list's sentence is read at most this far either side of it (a one-line loop of lists stays linear)
+_PROSE_AFTER = re.compile(r"\s*[—–;]\s+")  # between the n-th item and more: a dash or semicolon starts prose
+_EITHER = re.compile(r"\beither\b|\bor\s+(?:maybe|perhaps|possibly)\b|要么|或者")
 
 
 def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | None = None) -> list[tuple[int, tuple | str]]:
@@ -157,8 +169,8 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
             if value is None and len(tokens) > items.n:
                 # "4,2,3,1,0 — images 2 and 3 are close": the list, then prose after a dash or semicolon
                 at = list(items.single.finditer(m.group(0)))
-                if _PROSE_AFTER.fullmatch(m.group(0)[at[items.n - 1].end():at[items.n].start()]):
-                    value = items.value(tokens[:items.n])
+                if _PROSE_AFTER.fullmatch(m.group(0)[at[items.n - 1].end() : at[items.n].start()]):
+                    value = items.value(tokens[: items.n])
                     run_end = m.start() + at[items.n - 1].end()
             if value is None:
                 continue
@@ -166,7 +178,7 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
             # what is read around the list (an example's "e.g.", a direction, a hedge): the same around a list that
             # repeats another's surroundings, so a run-away repetition of lists is read once
             window = slice(max(0, start - _SENTENCE_CHARS), line_start + run_end + _SENTENCE_CHARS)
-            around = (start - window.start, raw[window], s[window])   # (where the list is in them: near the reply's start)
+            around = (start - window.start, raw[window], s[window])  # (where the list is in them: near the reply's start)
             if around not in read_around:
                 read_around[around] = _around(s, raw, line, m, start, line_start + run_end, run_end)
             example, reverse, hedged = read_around[around]
@@ -180,19 +192,14 @@ def _runs(s: str, items: _Items, lo: int = 0, hi: int | None = None, raw: str | 
 
 def _around(s: str, raw: str, line: str, m: re.Match, start: int, end: int, run_end: int) -> tuple[bool, bool, bool]:
     """What the text around a list says of it: (an example, stated newest first, hedged)."""
-    if _EXAMPLE.search(s[max(0, start - 25):start]):
+    if _EXAMPLE.search(s[max(0, start - 25) : start]):
         return True, False, False
-    rest = line[run_end:run_end + _SENTENCE_CHARS]
+    rest = line[run_end : run_end + _SENTENCE_CHARS]
     stop = _END.search(rest)
     back = max(0, m.start() - _SENTENCE_CHARS)
-    sentence = line[max(back - 1, line.rfind(".", back, m.start()), line.rfind(";", back, m.start())) + 1:m.start()]
+    sentence = line[max(back - 1, line.rfind(".", back, m.start()), line.rfind(";", back, m.start())) + 1 : m.start()]
     hedged = HEDGE.search(lower(rest[: stop.start() if stop else len(rest)])) or _EITHER.search(lower(sentence))
     return False, _direction(raw, start, end) < 0, hedged is not None
-
-
-_SENTENCE_CHARS = 300   # a list's sentence is read at most this far either side of it (a one-line loop of lists stays linear)
-_PROSE_AFTER = re.compile(r"\s*[—–;]\s+")  # between the n-th item and more: a dash or semicolon starts prose
-_EITHER = re.compile(r"\beither\b|\bor\s+(?:maybe|perhaps|possibly)\b|要么|或者")
 
 
 def _lines(s: str, lo: int, hi: int):
@@ -200,6 +207,12 @@ def _lines(s: str, lo: int, hi: int):
     for part in s[lo:hi].split("\n"):
         yield pos, part
         pos += len(part) + 1
+
+
+_ORDER_INTRO = re.compile(r"order|sequence|chronolog|rank|arrange|sort|oldest|earliest|newest|latest|recent|顺序|排列|排序|最早|最晚|从")
+_EACH_ITEM = re.compile(
+    r"\b(?:identify|look\s+at|examine|describe|analy[sz]e|go\s+through)\b|\beach\s+(?:one|artifact|image|piece|item|object)\b|逐一|分别"
+)
 
 
 def _numbered(s: str, items: _Items, raw: str | None = None, lo: int = 0, hi: int | None = None) -> tuple | None:
@@ -229,8 +242,6 @@ def _numbered(s: str, items: _Items, raw: str | None = None, lo: int = 0, hi: in
 
 
 _ITEM_ONLY = re.compile(r"\s*(?:$|[-–—:(,]|\.(?:\s|$))")  # "- C", "- C – Harappan seal", not "- A is Harappan"
-_ORDER_INTRO = re.compile(r"order|sequence|chronolog|rank|arrange|sort|oldest|earliest|newest|latest|recent|顺序|排列|排序|最早|最晚|从")
-_EACH_ITEM = re.compile(r"\b(?:identify|look\s+at|examine|describe|analy[sz]e|go\s+through)\b|\beach\s+(?:one|artifact|image|piece|item|object)\b|逐一|分别")
 _BULLET = re.compile(r"^[ \t]*[-*•+][ \t]*(.*)$", re.MULTILINE)
 
 
@@ -238,7 +249,7 @@ def _list_intro(s: str, first: int, last_end: int) -> str | None:
     """The line before a list that runs from ``first`` to ``last_end``, in lower case; None when the
     list is the whole reply."""
     intro = s[:first].rstrip()
-    intro = intro[intro.rfind("\n") + 1:]
+    intro = intro[intro.rfind("\n") + 1 :]
     return None if not intro and not s[last_end:].strip() else lower(intro)
 
 
@@ -249,7 +260,7 @@ def _bulleted(s: str, items: _Items, raw: str) -> tuple | None:
     last_end = -1
     for m in _BULLET.finditer(s):
         tokens = items.single.findall(m.group(1)[:12])
-        contiguous = last_end >= 0 and not s[last_end:m.start()].strip()
+        contiguous = last_end >= 0 and not s[last_end : m.start()].strip()
         head = items.single.match(m.group(1).strip())
         if len(set(tokens)) != 1 or not head or not _ITEM_ONLY.match(m.group(1).strip(), head.end()):
             if block:
@@ -291,7 +302,7 @@ def _table(s: str, items: _Items) -> tuple | None:
     return items.value([ranked[r] for r in sorted(ranked)])
 
 
-_JOINT = re.compile(r"\band\b|和|而")   # between two statements of a clause ("the oldest is B and the newest is C")
+_JOINT = re.compile(r"\band\b|和|而")  # between two statements of a clause ("the oldest is B and the newest is C")
 
 
 def _prose(s: str, items: _Items) -> tuple | None:
@@ -312,8 +323,8 @@ def _prose(s: str, items: _Items) -> tuple | None:
             clause_end = min([i for i in (s.find(ch, m.end()) for ch in ".;,\n") if i >= 0] + [len(s)])
             clause = s[clause_start:clause_end]
             part_start = 0
-            for joint in [*_JOINT.finditer(clause), None]:   # the clause's parts, at their own offsets
-                part = clause[part_start:len(clause) if joint is None else joint.start()]
+            for joint in [*_JOINT.finditer(clause), None]:  # the clause's parts, at their own offsets
+                part = clause[part_start : len(clause) if joint is None else joint.start()]
                 if clause_start + part_start <= m.start() < clause_start + part_start + len(part) + 1:
                     got = items.single.findall(part)
                     if len(set(got)) == 1:
@@ -329,8 +340,8 @@ def _prose(s: str, items: _Items) -> tuple | None:
         middle.reverse()
     for pattern, earlier_first in ((_OLDER, True), (_NEWER, False)):
         for m in pattern.finditer(low):
-            left = items.single.findall(s[max(0, m.start() - 12):m.start()])
-            right = items.single.findall(s[m.end():m.end() + 12])
+            left = items.single.findall(s[max(0, m.start() - 12) : m.start()])
+            right = items.single.findall(s[m.end() : m.end() + 12])
             if left and right and left[-1] in middle and right[0] in middle:
                 a, b = (left[-1], right[0]) if earlier_first else (right[0], left[-1])
                 if middle.index(a) > middle.index(b):
@@ -361,21 +372,21 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
 
     supposed: list[tuple[int, int]] = []  # where an order is stated under a condition
     for how, lo, hi, final in regions(t):
-        if how == "fallbacks":
+        if how == Kind.FALLBACKS:
             yield FALLBACKS
             continue
-        if how == "bold":
+        if how == Kind.BOLD:
             continue
         if how == HYPOTHETICAL:
             supposed.append((lo, hi))
-        if how == "line":
+        if how == Kind.LINE:
             if not structured_done:
                 structured_done = True
                 for structured in (_numbered(t, items, s), _table(t, items), _bulleted(t, items, s)):
-                    yield Candidate(structured, 0, "structure")
+                    yield Candidate(structured, 0, Kind.STRUCTURE)
             stated = [(at, value) for at, value in _runs(t, items, lo, hi, s) if not any(a <= at < b for a, b in supposed)]
             yield Candidate(_one(stated), lo, how, final)
-        elif how == "all":
+        elif how == Kind.ALL:
             found = _one(_runs(t, items, raw=s))
             if found is None and len(t) <= ANYWHERE_LIMIT:
                 found = _prose(t, items)
@@ -385,10 +396,12 @@ def _stated(s: str, items: _Items) -> Iterator[Candidate]:
             head = t[lo:hi].lstrip(" \t:=-–—,\n")
             line_start = hi - len(head)
             line_end = t.find("\n", line_start, hi)
-            if how == "closing" and len(items.single.findall(t, line_start, line_start + 80)) < items.n:
+            if how == Kind.CLOSING and len(items.single.findall(t, line_start, line_start + 80)) < items.n:
                 continue  # "... is C." names one item: no ordering there
             found = _one(runs_from(line_start, hi if line_end < 0 else line_end))
-            if found is None and how == "cue":   # (a direction on the cue's line counts: "the order from most recent to oldest:\n\n1. C ...")
+            if (
+                found is None and how == Kind.CUE
+            ):  # (a direction on the cue's line counts: "the order from most recent to oldest:\n\n1. C ...")
                 found = _numbered(t, items, s, lo, hi)
             yield Candidate(found, line_start, how, final)
 
@@ -426,21 +439,21 @@ def ordering_candidates(s: str, n: int, base: int | None = None, options=None) -
     if found is not None:
         inner = normalize(found[1], echoes=False)
         value = decide(ordering_candidates(inner, n, base, options)) if inner else None
-        yield Candidate(CONFLICT if value is None else value, found[0], "json", True)
+        yield Candidate(CONFLICT if value is None else value, found[0], Kind.JSON, True)
         return
     bare = s.strip(" \t\n.[](){}\"'")
-    if _BARE_LIST.fullmatch(bare):   # only the order, on one line: read without looking for cues
+    if _BARE_LIST.fullmatch(bare):  # only the order, on one line: read without looking for cues
         tokens = _BARE_TOKEN.findall(bare)
     else:
-        tokens = [line.strip(" \t.") for line in bare.splitlines() if line.strip()]   # one item a line: "4\n2\n1\n3"
+        tokens = [line.strip(" \t.") for line in bare.splitlines() if line.strip()]  # one item a line: "4\n2\n1\n3"
     if len(tokens) == n and all(len(token) == 1 for token in tokens):
         items = _items(n, base, base is not None and _numbers_images_from_one(s, n, base))
         value = items.value([token.upper() if base is None else token for token in tokens])
         if value is not None:
-            yield Candidate(value, 0, "bare")
+            yield Candidate(value, 0, Kind.BARE)
             return
     if base is None and _COMPACT.fullmatch(bare) and (bare.isupper() or bare.islower()):
-        yield Candidate(_items(n, None).value(list(bare.upper())) or CONFLICT, 0, "bare")
+        yield Candidate(_items(n, None).value(list(bare.upper())) or CONFLICT, 0, Kind.BARE)
         return
     if base is not None:
         yield from _stated(s, _items(n, base, _numbers_images_from_one(s, n, base)))
@@ -449,12 +462,12 @@ def ordering_candidates(s: str, n: int, base: int | None = None, options=None) -
         s = s.upper()
     stated = False
     for cand in _stated(s, _items(n, None)):
-        stated = stated or (cand.value is not None and cand.how not in ("weak", "all"))
+        stated = stated or (cand.value is not None and cand.how not in (Kind.WEAK, Kind.ALL))
         yield cand
     if not stated and _numbers_images_from_one(s, n, 0):
         letters = letters_for(n)
         for cand in _stated(s, _items(n, 0, True)):
-            stated = stated or (cand.value is not None and cand.how not in ("weak", "all"))
+            stated = stated or (cand.value is not None and cand.how not in (Kind.WEAK, Kind.ALL))
             value = cand.value if cand.value in (None, CONFLICT) else tuple(letters[i] for i in cand.value)
             yield Candidate(value, cand.start, cand.how, cand.final)
     if not stated and options and (named := _options_as_letters(s, n, options)) is not None:

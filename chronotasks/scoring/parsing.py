@@ -12,12 +12,17 @@ and ``candidates.decide`` keeps one only when nothing in the reply contradicts i
 (``AnswerSpace.parse`` shows the steps).
 
 Where the parts live:
-  candidates.py      Candidate and decide: the conflict check every reader ends with
-  reply_text.py      normalising a reply (<think> blocks, full-width forms, markdown, bold spans),
-                     where answers are (cues, closing sentences, answer lines), self-corrections,
-                     hedges, negations, ordinals, replies cut off -- shared by all readers
-  letters.py         one letter, a set of letters, k of n letters (option texts mapped to letters;
-                     lists of options, per-option verdicts, availability said of groups)
+  candidates.py      Candidate, the kinds of answer (Kind) and decide: the conflict check every reader ends with
+  normalization.py   the reply as plain text (<think> blocks, full-width forms, markdown, bold spans, echoes
+                     of our prompts' instructions) and the word gates in front of the scans
+  reply_text.py      where answers are (cues, closing sentences, answer lines), self-corrections,
+                     hedges, negations, replies cut off -- shared by all readers
+  ordinals.py        ordinals ("the second one", "第二件") and label prefixes ("Image 3")
+  option_texts.py    options named by letter, position or text; the runs of options a statement lists
+  letters.py         one letter
+  letter_sets.py     a set of letters, k of n letters, built on option_lists.py (lists of options one a
+                     line), option_marks.py (per-option verdicts), availability.py (groups said (not)
+                     available, read with the question's polarity) and letter_patterns.py
   option_names.py    Chinese names of the TAB-VLM option texts
   order_parsing.py   orderings of letters or of item numbers
   year_parsing.py    years
@@ -36,9 +41,11 @@ from typing import Any
 from chronotasks.scoring.chinese_periods import parse_period
 from chronotasks.scoring.choice_parsing import parse_choice, parse_json_choice
 from chronotasks.scoring.json_answer import extract_json, extract_json_array
-from chronotasks.scoring.letters import letters_for, parse_k_of_n, parse_letter, parse_letter_set
+from chronotasks.scoring.letter_sets import parse_k_of_n, parse_letter_set
+from chronotasks.scoring.letters import parse_letter
+from chronotasks.scoring.normalization import plain_text
+from chronotasks.scoring.option_texts import letters_for
 from chronotasks.scoring.order_parsing import parse_index_ordering, parse_ordering
-from chronotasks.scoring.reply_text import plain_text
 from chronotasks.scoring.verdict_parsing import parse_accept, parse_yes_no
 from chronotasks.scoring.year_parsing import parse_year
 
@@ -62,7 +69,22 @@ def indices_to_letters(indices: Iterable[int]) -> list[str]:
 
 
 __all__ = [
-    "UNPARSED", "clean", "extract_json", "extract_json_array", "indices_to_letters", "letters_for", "letters_to_indices",
-    "parse_accept", "parse_choice", "parse_index_ordering", "parse_json_choice", "parse_k_of_n", "parse_letter",
-    "parse_letter_set", "parse_ordering", "parse_period", "parse_year", "parse_yes_no",
+    "UNPARSED",
+    "clean",
+    "extract_json",
+    "extract_json_array",
+    "indices_to_letters",
+    "letters_for",
+    "letters_to_indices",
+    "parse_accept",
+    "parse_choice",
+    "parse_index_ordering",
+    "parse_json_choice",
+    "parse_k_of_n",
+    "parse_letter",
+    "parse_letter_set",
+    "parse_ordering",
+    "parse_period",
+    "parse_year",
+    "parse_yes_no",
 ]

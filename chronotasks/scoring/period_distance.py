@@ -20,22 +20,30 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 
-def offset_item(gold: int, pred: int | None, positions: Sequence[int], gold_name: str | None = None,
-                pred_name: str | None = None) -> dict[str, Any]:
+def offset_item(
+    gold: int, pred: int | None, positions: Sequence[int], gold_name: str | None = None, pred_name: str | None = None
+) -> dict[str, Any]:
     """One record's item; ``positions``: where a random answer can land, each equally likely (an
     option listed twice counts twice)."""
     if not positions:
         raise ValueError("a random answer needs at least one position")
-    if isinstance(positions, range) and positions.step == 1:   # every year of a span: closed form (exact)
+    if isinstance(positions, range) and positions.step == 1:  # every year of a span: closed form (exact)
         lo, hi, n = positions.start, positions.stop - 1, len(positions)
-        below, above = max(0, min(gold, hi + 1) - lo), max(0, hi - max(gold, lo - 1))   # positions under / over gold
+        below, above = max(0, min(gold, hi + 1) - lo), max(0, hi - max(gold, lo - 1))  # positions under / over gold
         # sum of |p - gold| = sum over the positions below (gold - p) + over those above (p - gold)
         total = below * gold - (lo + lo + below - 1) * below / 2 + (hi + hi - above + 1) * above / 2 - above * gold
         chance = (total / n, (lo + hi) / 2 - gold)
     else:
         chance = (math.fsum(abs(p - gold) for p in positions) / len(positions), math.fsum(p - gold for p in positions) / len(positions))
-    return {"gold": gold, "pred": pred, "offset": None if pred is None else pred - gold,
-            "gold_name": gold_name, "pred_name": pred_name, "chance_distance": chance[0], "chance_bias": chance[1]}
+    return {
+        "gold": gold,
+        "pred": pred,
+        "offset": None if pred is None else pred - gold,
+        "gold_name": gold_name,
+        "pred_name": pred_name,
+        "chance_distance": chance[0],
+        "chance_bias": chance[1],
+    }
 
 
 def _mean(values: Iterable[float]) -> float:

@@ -26,11 +26,11 @@ import json
 import re
 from typing import Any
 
-YEAR_RANGE = (1900, 2025)               # get_acc_news.py: MIN_YEAR, MAX_YEAR
+YEAR_RANGE = (1900, 2025)  # get_acc_news.py: MIN_YEAR, MAX_YEAR
 _JSON_ANSWER_DIGIT = re.compile(r'"answer":\s*"(\d)"')
 _ONE_OR_TWO = re.compile(r"[12]")
 _FOUR_DIGITS = re.compile(r"(\d{4})")
-EXCEPTION = "Exception"                 # what the scripts record when reading the reply raises
+EXCEPTION = "Exception"  # what the scripts record when reading the reply raises
 
 
 def shortcut_prediction(reply: Any) -> str:
@@ -91,5 +91,12 @@ def news_year(reply: Any) -> int | None:
     return None
 
 
-__all__ = ["EXCEPTION", "YEAR_RANGE", "multimodal_correct", "news_year", "shortcut_correct", "shortcut_cot_prediction",
-           "shortcut_prediction"]
+__all__ = [
+    "EXCEPTION",
+    "YEAR_RANGE",
+    "multimodal_correct",
+    "news_year",
+    "shortcut_correct",
+    "shortcut_cot_prediction",
+    "shortcut_prediction",
+]

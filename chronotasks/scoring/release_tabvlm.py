@@ -31,8 +31,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-QUESTION_TYPES = ("odd_one_out_period", "manufacturing_technique", "material_availability", "period_grouping",
-                  "chronological_sequence", "style_period_attribution")
+QUESTION_TYPES = (
+    "odd_one_out_period",
+    "manufacturing_technique",
+    "material_availability",
+    "period_grouping",
+    "chronological_sequence",
+    "style_period_attribution",
+)
 SINGLE = ("odd_one_out_period", "style_period_attribution")
 SETS = ("manufacturing_technique", "material_availability", "period_grouping")
 

@@ -1,9 +1,6 @@
-"""Reading a model reply as a careful grader does: the shared text machinery of the parsers.
+"""Reading a model reply as a careful grader does: where the answer is, and what hedges or rejects it
+(the reply as plain text: ``normalization``).
 
-- ``normalize``: the reply as plain text: reasoning blocks (``<think>``) removed (an unclosed one
-  means the reply stopped before answering: ""), long runs of blanks shortened, full-width forms folded (Ａ -> A, １ -> 1,
-  ： -> :, 。 -> .), markdown emphasis, LaTeX ``\\boxed{}`` and answer tags unwrapped, echoes of our
-  prompts' instructions and format examples blanked (``blank_instructions``).
 - ``regions``: where the answer is, in the order a grader looks: after a self-correction ("wait",
   "actually", "on reflection", "no, ..."), the last answer cue ("The answer is", "Answer:",
   "正确答案是", "I'd pick", "If forced:"), a closing "... is X." sentence, an answer in bold, then a
@@ -14,24 +11,21 @@
 - ``first_clause``: the answer part of a region (up to the sentence end).
 - ``hedged_after``: "could also be X", "or maybe X", "也可能是X" after the answer.
 - ``negated_spans``: mentions that reject an option ("not A", "rather than 1", "而非宋代").
-- ordinals (English and Chinese) and label prefixes ("Option", "Artifact", "Image", "图").
 
-Pure functions over strings; imports nothing of chronotasks. Every pattern is linear-time (no
+Pure functions over strings; imports only ``normalization`` and the kinds of region (``candidates.Kind``) of
+chronotasks. Every pattern is linear-time (no
 nested quantifiers), so a 1 MB reply is read in milliseconds.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterator
 from itertools import islice
-from typing import Any
 
-# A reply longer than this is read as its first HEAD and last TAIL characters: an answer sits at
-# the start or the end; the middle of a run-away reply is repetition.
-LONG_REPLY = 12_000
-HEAD, TAIL = 2_000, 8_000
+from chronotasks.scoring.candidates import Kind
+from chronotasks.scoring.normalization import holds_any, lower, word_gate
+
 # Without an answer cue or an answer line, only a reply this short is searched as a whole for an answer.
 ANYWHERE_LIMIT = 3_000
 # What one reply may cost, whatever it repeats (a loop of cues or self-corrections would otherwise make the
@@ -40,276 +34,7 @@ ANYWHERE_LIMIT = 3_000
 # surroundings repeat an earlier one's word for word states the same answer).
 REGION = 2_000
 MAX_CUES = 12
-_CUE_CONTEXT = 24   # the characters either side of a cue that make it the same as another
-
-_THINK_TAGS = (("<think>", "</think>"), ("<thinking>", "</thinking>"), ("<reasoning>", "</reasoning>"),
-               ("◁think▷", "◁/think▷"))   # (the last: Kimi-VL-Thinking's markers)
-
-
-def word_gate(*words: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Words one of which each match of a pattern holds, for ``holds_any``: (the ASCII ones, all)."""
-    return tuple(word for word in words if word.isascii()), words
-
-
-def holds_any(text: str, words: tuple[tuple[str, ...], tuple[str, ...]]) -> bool:
-    """Whether ``text`` holds one of ``words`` (``word_gate``; an ASCII text is tested for the ASCII
-    ones only): a substring test a word, to skip a pattern's scan (several times the cost) where the
-    pattern cannot match."""
-    for word in words[0] if text.isascii() else words[1]:   # (a plain loop: twice as fast as any() over a generator)
-        if word in text:
-            return True
-    return False
-
-
-# answer tags, and the special tokens a served model leaks at the end of its reply ("Answer: A</s>",
-# "<|im_end|>", "<end_of_turn>")
-_ANSWER_TAGS = re.compile(r"</?answer>|<\|[a-z_▁]{2,30}\|>|</?s>|<(?:end|start)_of_turn>|<[be]os>", re.IGNORECASE)
-_BOXED = re.compile(r"\\boxed\s*\{\s*([^{}]{0,200}?)\s*\}|\\(?:text|textbf|mathrm)\s*\{([^{}]{0,200})\}")
-_LATEX_ARROW = re.compile(r"\\(?:to|rightarrow|Rightarrow|longrightarrow|Longrightarrow|implies)(?![A-Za-z])")
-_LATEX_SPACE = re.compile(r"\\[,;!:]|\\quad\b|\\[\[\]()]")   # (and the display-math brackets "\[ ... \]")
-_MARKDOWN = re.compile(r"(?=[*_`$#>])(?:\*+|__+|`+|\$+|^#{1,6}[ \t]*|^>[ \t]?)", re.MULTILINE)
-_MARKS = word_gate("*", "__", "`", "$", "#", ">")   # (one of which each match holds: substring tests, far faster than the pattern's scan)
-# digits of other scripts, as ASCII: full-width, Arabic-Indic, Persian, Devanagari, Thai
-DIGITS = {ch: str(i) for digits in ("０１２３４５６７８９", "٠١٢٣٤٥٦٧٨٩", "۰۱۲۳۴۵۶۷۸۹", "०१२३४५६७८९", "๐๑๒๓๔๕๖๗๘๙")
-          for i, ch in enumerate(digits)}
-_FOLD = {"、": ", ", "،": ", ", "؛": "; ", "“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "「": '"', "」": '"',
-         "『": '"', "』": '"', "【": "[", "】": "]", "《": '"', "》": '"', "〈": "<", "〉": ">",
-         "\u00a0": " ", "\u3000": " ", "✔": " ✓ ", "✓": " ✓ ", "☑": " ✓ ", "✅": " ✓ ",
-         "✘": " ✗ ", "✗": " ✗ ", "✖": " ✗ ", "❌": " ✗ ", "×": " ✗ ", "❎": " ✗ ", **DIGITS}
-# (replaced where found: str.translate with a mapping costs ~50 ns a character of a non-ASCII text)
-_FOLDED = re.compile("[" + re.escape("".join(_FOLD)) + "]")
-
-
-def strip_reasoning(text: str) -> str:
-    """The text after the last closing reasoning tag; "" when a reasoning block never closes
-    (the reply was cut off while reasoning: it gives no answer)."""
-    if "<" not in text and "◁" not in text:
-        return text
-    for open_tag, close_tag in _THINK_TAGS:
-        close = text.rfind(close_tag)
-        if close >= 0:
-            return text[close + len(close_tag):]
-        if open_tag in text:
-            return ""
-    return text
-
-
-class Reply(str):
-    """A normalised reply: the text, and ``bold``, the (start, end) spans of it that the model's
-    markdown put in bold on one line (``**B**``): models mark their answer so."""
-
-    bold: tuple[tuple[int, int], ...] = ()
-
-
-def _strip_markdown(s: str) -> Reply:
-    """s without markdown emphasis, code marks and headings, remembering the bold spans."""
-    if "**" not in s and "__" not in s:
-        return Reply((_MARKDOWN.sub("", s) if holds_any(s, _MARKS) else s).strip())
-    out: list[str] = []
-    bold: list[tuple[int, int]] = []
-    last = size = 0
-    opened = None
-    for m in _MARKDOWN.finditer(s):
-        out.append(s[last:m.start()])
-        size += m.start() - last
-        last = m.end()
-        token = m.group(0)
-        if token in ("**", "__", "***"):
-            if opened is not None and "\n" not in s[opened[1]:m.start()]:
-                bold.append((opened[0], size))
-                opened = None
-            else:
-                opened = (size, m.end())
-    out.append(s[last:])
-    text = "".join(out)
-    stripped = text.strip()
-    shift = len(text) - len(text.lstrip())
-    reply = Reply(stripped)
-    reply.bold = tuple((a - shift, b - shift) for a, b in bold if b > a)
-    return reply
-
-
-# The instructions of our prompts (prompts/), as a model that echoes its prompt writes them back: they
-# hold format examples and option ranges ('in the format: "1, 3, 2, 4"', '(1, 2, 3, or 4)', '"1, 3"
-# if options 1 and 3 are correct', 'Example: 2,1,3,0', 'Step 1: Identify visual entities.'), which are
-# no answer. ``blank_instructions`` blanks each from its first word to the end of its sentence (the
-# step titles and the parenthesised examples only), keeping positions, so an answer the same
-# sentence goes on to give after a colon is still read.
-# Each pattern with words one of which must be in the reply for it to match: only those are run (most
-# replies hold none of them).
-_INSTRUCTION_PATTERNS = (
-    (("format",), r"\bin\s+the\s+format\s*:?\s*\"[^\"\n]{1,20}\""),
-    (("must",), r"\byour\s+answer\s+must\s+(?:be\s+in\s+the\s+format|start\s+with)[^.\n]*(?:\.(?=\s|$)|$)?"),
-    (("simply",), r"\b(?:for\s+your\s+answer,?\s*)?simply\s+(?:provide|list)\s+the\s+numbers?\s+of[^\n]*?(?:\)\.?|$)"
-               r"|\bfor\s+your\s+answer,?\s*simply\b[^\n]*?(?:\)\.?|$)"),
-    (("sequence",), r"\bplease\s+provide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+by\s+listing[^\n]*?(?:order\.?|$)"
-                 r"|\bprovide\s+the\s+sequence\s+from\s+oldest\s+to\s+newest\s+using\s+letters\s*\([^)\n]{0,40}\)\.?"),
-    (("separated", "corresponding"), r"\blist\s+(?:all\s+correct\s+letters\s+separated\s+by\s+commas|the\s+three\s+letters\s+corresponding\s+to\s+artifacts"
-             r"\s+from\s+the\s+same\s+period)\s*\([^)\n]{0,60}\)\.?"),
-    (("identify",), r"\bidentify\s+which\s+ones?\s+(?:it\s+is|they\s+are)\s+by\s+number\s*\([^)\n]{0,30}\)\.?"),
-    (("explain",), r"\bexplain\s+why\s+you\s+think\s+(?:it\s+belongs|they\s+belong)\s+to\s+(?:a\s+different|the\s+same)\s+(?:time\s+)?period\.?"),
-    (("letter", '"4"', "four-digit"), r"\banswer\s+with\s+the\s+option'?s\s+letter\s*(?:\([^)\n]{0,30}\)\s*)?from\s+the\s+given\s+choices\s+directly\.?"
-               r"|\banswer\s+in\s+json\s*:\s*\{\s*\"answer\"\s*:\s*\"1\"\s*\}[^\n]{0,80}?\"4\"\s*\}\.?"
-               r"|\banswer\s+with\s+a\s+single\s+four-digit\s+year\s*\(for\s+example:\s*\d{4}\)(?:\s+and\s+nothing\s+else)?\.?"),
-    (("comma-separated",), r"\bprovide\s+your\s+answer\s+as\s+a\s+comma-separated\s+list\s+of\s+the\s+image\s+indices\s*\([^)\n]{0,10}\)(?:\s*only)?\.?"),
-    (("explanation",), r"\bdo\s+not\s+include\s+any\s+other\s+text\s+or\s+explanation\.\s*example:\s*[\d,\s]{1,20}"),
-    (("step",), r"\bstep\s*[1-4]\s*:\s*(?:identify\s+visual\s+entities|list\s+historical\s+appearance\s+times|detail\s+thinking\s+process"
-             r"|perform\s+bias-check)\.?|\bfollow\s+these\s+steps\s+strictly\s*:?"),
-    (("structured",), r"\boutput\s+everything\s+in\s+a\s+structured\s+json\s+format\.?"),
-    (("represent",), r"(?:\"?[\da-e,\s]{1,20}\"\s*)?\(\s*where\s+these\s+numbers\s+represent\s+the\s+order\s+from\s+oldest\s+to\s+newest\s*\)\.?"),
-    (("e.g.",), r"\(?\s*e\.g\.,?\s*\"[^\"\n]{1,20}\"(?:\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct)?\s*\)?\.?"),
-    (("options",), r"(?<![\w\"])\"?[a-e1-5](?:\s*,\s*[a-e1-5]){1,4}\"?\s+if\s+options\s+\w+\s+and\s+\w+\s+are\s+correct\b\.?"),
-)
-_INSTRUCTIONS = tuple((frozenset(words), re.compile(pattern)) for words, pattern in _INSTRUCTION_PATTERNS)
-_INSTRUCTION_WORDS = word_gate(*(word for words, _ in _INSTRUCTION_PATTERNS for word in words))
-
-
-_ITEM_NUMBER = re.compile(r"[ \t]*(?:[\da-z][.)]|[-*•])[ \t]*$")   # ("1." is "a." once a numbered prompt's numbers are letters)
-
-
-def _item_number_before(low: str, start: int) -> int:
-    """Where an echoed instruction starts, its list number with it ("1. Identify which one it is by number ...")."""
-    line_start = low.rfind("\n", 0, start) + 1
-    return line_start if _ITEM_NUMBER.fullmatch(low, line_start, start) else start
-
-
-def blank_instructions(s: str) -> str:
-    """``s`` with every echo of our prompts' instructions (``_INSTRUCTIONS``) replaced by spaces."""
-    low = lower(s)
-    if not holds_any(low, _INSTRUCTION_WORDS):   # (substring tests: half the time of one pattern of all the words)
-        return s
-    present = {word for word in _INSTRUCTION_WORDS[1] if word in low}
-    spans = sorted((_item_number_before(low, m.start()), m.end()) for words, pattern in _INSTRUCTIONS if not words.isdisjoint(present)
-                   for m in pattern.finditer(low) if m.end() > m.start())
-    if not spans:
-        return s
-    out, last = [], 0
-    for start, end in spans:
-        if start < last:   # (two patterns over one echo: blank their union)
-            if end > last:
-                out.append(" " * (end - last))
-                last = end
-            continue
-        out.append(s[last:start])
-        out.append(" " * (end - start))
-        last = end
-    out.append(s[last:])
-    return "".join(out)
-
-
-# Lines of our prompts that a model echoes: a base (not instruction-tuned) model answers, then goes on
-# writing the prompt of a new question, with its own options and its own answer; a chat model restates
-# the question first. A line that opens one of our prompts ends the reply when it follows the reply's
-# own words (the rest is a new question, ``_PROMPT_OPENING``); the prompt's lines that name images by
-# number ("Image 1 is the first image provided.") and its image placeholders ("C. <image>", the
-# options of an odd-one-out prompt echoed) are blanked wherever they are (``_PROMPT_LINE``). A
-# chat template's turns leak from fine-tuned models: a leading "ASSISTANT:" is blanked, a "USER:"
-# turn after the reply's own words is a new question (cut there).
-_PROMPT_OPENING = re.compile(
-    r"^[ \t>#-]*(?:look\s+at\s+this\s+historical\s+artifact\s+and\s+answer|below\s+are\s+\d+\s+historical\s+artifacts"
-    r"|in\s+which\s+year\s+was\s+this\s+photo\s+taken|here\s+is\s+a\s+news\s+event\s*:|you\s+are\s+an\s+expert\s+in\s"
-    r"|compare\s+these\s+two\s+images\s+and\s+determine|is\s+the\s+image\s+correct\s+for\s+the\s+following\s+prompt"
-    r"|as\s+a\s+professional\s+\"text-to-image\"|以上是同一件文物的|(?:user|human)\s*:"
-    r"|question\s*:\s*(?:which\s+(?:historical\s+period|artifact|manufacturing|of\s+these|three)|arrange\s+these))[^\n]*", re.MULTILINE)
-_PROMPT_LINE = re.compile(
-    r"^(?:[ \t]*(?:assistant|gpt)\s*:|[ \t>#-]*(?:image\s+\d\s+is\s+the\s+\w+\s+image\s+provided\.?"
-    r"|image\s+\d(?:,\s+image\s+\d)*\s+and\s+image\s+\d\s+are\s+the\s+\w+\s+images\s+provided[^\n]*)[ \t]*$)", re.MULTILINE)
-_PLACEHOLDER = re.compile(r"(?:^[ \t]*\(?[a-z0-9][.):][ \t]*)?<image>", re.MULTILINE)   # with its option's letter: "A. <image>"
-_OPENING_WORDS = word_gate("artifact", "photo", "news", "expert", "compare", "prompt", "以上是", "user", "human", "question")   # (one of which each opening holds)
-
-
-def drop_prompt_echo(s: str) -> tuple[str, bool]:
-    """``s`` with our prompts' lines blanked, and cut where a prompt opens after the reply's own words
-    (see ``_PROMPT_OPENING``); the flag says whether anything changed."""
-    low = lower(s)
-    spans = []
-    if "provided" in low or "assistant" in low or "gpt" in low:
-        spans += [(m.start(), m.end(), False) for m in _PROMPT_LINE.finditer(low)]
-    if "<image>" in low:
-        spans += [(m.start(), m.end(), False) for m in _PLACEHOLDER.finditer(low)]
-    if holds_any(low, _OPENING_WORDS):
-        spans += [(m.start(), m.end(), True) for m in _PROMPT_OPENING.finditer(low)]
-    if not spans:
-        return s, False
-    out: list[str] = []
-    last = 0
-    own, restated_to = False, 0   # (the reply's own words seen yet; where the restated prompt's lines end)
-    for start, end, opening in sorted(spans):
-        if start < last:
-            continue
-        own = own or bool(s[max(last, restated_to):start].strip())
-        if opening:
-            if own:
-                return "".join(out) + s[last:start].rstrip(), True   # a new prompt after the reply's own words
-            restated_to = end   # the prompt restated before the reply's own words: read on
-            continue
-        out.append(s[last:start])
-        out.append(" " * (end - start))
-        last = end
-    out.append(s[last:])
-    return "".join(out), True
-
-
-# A run of blanks says nothing: a long one (a degenerate model's padding) is shortened to a few, so no
-# reader meets thousands of blanks in a row (patterns that allow blanks in two places are quadratic there).
-_BLANK_RUN = re.compile(r"[ \t\u3000]{9,}")
-_TRAILING_BLANKS = re.compile(r"[ \t]+(?=\n)")
-_BLANK_LINES = re.compile(r"\n{4,}")
-
-
-def _short_blanks(s: str) -> str:
-    if "         " in s or "\t\t" in s or "\u3000\u3000" in s:   # (substring tests first: the patterns cost ~10 µs/KB)
-        s = _BLANK_RUN.sub("        ", s)
-    if "\n\n\n\n" in s or "\n \n" in s or "\n\t\n" in s:
-        s = _BLANK_LINES.sub("\n\n\n", _TRAILING_BLANKS.sub("", s))
-    return s
-
-
-def normalize(text: Any, echoes: bool = True) -> Reply:
-    """The reply as plain text (see the module docstring); None -> "". ``echoes=False`` for a part
-    of a reply that was normalised whole already (a JSON field, a sentence): its echoes of the
-    prompt were blanked then."""
-    if text is None:
-        return Reply("")
-    s = strip_reasoning(str(text))
-    if len(s) > LONG_REPLY:
-        s = s[:HEAD] + "\n...\n" + s[-TAIL:]
-    s = _short_blanks(s)
-    if not s.isascii():
-        s = _FOLDED.sub(lambda m: _FOLD[m.group(0)], unicodedata.normalize("NFKC", s))
-    if "<" in s:
-        s = _ANSWER_TAGS.sub("\n", s)
-    if "\\" in s:
-        for _ in range(2):  # \boxed{\text{B}}: the inner command first
-            s = _BOXED.sub(lambda m: f"\nFinal answer: {m.group(1)}\n" if m.group(1) is not None else m.group(2), s)
-        s = _LATEX_SPACE.sub(" ", _LATEX_ARROW.sub(" → ", s))
-    reply = _strip_markdown(s)
-    if not echoes:
-        return reply
-    blanked, echoed = drop_prompt_echo(blank_instructions(reply))
-    if blanked is reply:
-        return reply
-    echo = Reply(blanked if blanked.strip() else "")   # all echo: nothing left to read
-    echo.bold = tuple((a, b) for a, b in reply.bold if b <= len(echo)) if echoed else reply.bold
-    return echo
-
-
-def lower(s: str) -> str:
-    """s in lower case, character for character (positions in it are positions in s). The cue
-    patterns below are written in lower case and matched on this copy: much faster than
-    case-insensitive matching."""
-    low = s.lower()
-    if len(low) == len(s):
-        return low
-    return "".join(ch.lower() if len(ch.lower()) == 1 else ch for ch in s)
-
-
-def plain_text(text: Any) -> str:
-    """A free-text reply as the answer text: reasoning blocks and markdown emphasis removed, the
-    characters otherwise kept (full-width punctuation stays, for text-similarity metrics)."""
-    if text is None:
-        return ""
-    return _MARKDOWN.sub("", strip_reasoning(str(text))).strip()
+_CUE_CONTEXT = 24  # the characters either side of a cue that make it the same as another
 
 
 # ---- cues --------------------------------------------------------------------------------------
@@ -330,15 +55,20 @@ _STRONG_EN = (
     r"|\b(?:but\s+)?(?:more|most)\s+likely(?:\s+(?:it'?s|it\s+is|is|:))?"
     r"|\bverdict\s*(?:is|:))"
 )
-_STRONG_ZH = r"(?=[正最标我答故所因应则选顺排])(?:(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:))"
+_STRONG_ZH = (
+    r"(?=[正最标我答故所因应则选顺排])(?:(?:正确|最终|最后|标准|我的)?答案\s*(?:应该是|应为|是|为|:)?|答\s*:"
+    r"|(?:故|所以|因此|应|我|则)?选(?:择|项)?\s*(?:是|为|:)?|(?:顺序|排序|排列)\s*(?:应该是|应为|是|为|:))"
+)
 # "Réponse : 3", "Respuesta: B", "Antwort: C", "答え：B", "Ответ: B", "Đáp án: B", "정답: B", "الإجابة: B" (models tuned on
 # or answering in other languages); a colon after the word, as an answer line writes it
-_STRONG_OTHER = (r"(?=\b[rwaoсcdđjyulоउคا]|[答回정답최])(?:\b(?:la\s+(?:bonne\s+)?réponse\s+(?:correcte\s+)?est|la\s+respuesta\s+(?:correcta\s+)?es"
-                 r"|a\s+resposta\s+(?:correta\s+)?é|la\s+risposta\s+(?:corretta\s+)?è|die\s+(?:richtige\s+)?antwort\s+ist)\b"
-                 r"|(?:최종\s*)?(?:정답|답)은|答えは"
-                 r"|\b(?:réponse|respuesta|risposta|resposta|antwort|antwoord|odpowiedź|ответ|đáp\s+án|câu\s+trả\s+lời"
-                 r"|jawaban|cevap|yanıt)(?:\s+(?:finale?|correcta|corretta|cuối\s+cùng|akhir))?\s*[:：]"
-                 r"|答え\s*[:：は]|(?:정답|답)\s*[:：]|उत्तर\s*[:：]|ค(?:ำ|ํา)ตอบ\s*[:：]|(?:الإجابة|الجواب)\s*[:：])")
+_STRONG_OTHER = (
+    r"(?=\b[rwaoсcdđjyulоउคا]|[答回정답최])(?:\b(?:la\s+(?:bonne\s+)?réponse\s+(?:correcte\s+)?est|la\s+respuesta\s+(?:correcta\s+)?es"
+    r"|a\s+resposta\s+(?:correta\s+)?é|la\s+risposta\s+(?:corretta\s+)?è|die\s+(?:richtige\s+)?antwort\s+ist)\b"
+    r"|(?:최종\s*)?(?:정답|답)은|答えは"
+    r"|\b(?:réponse|respuesta|risposta|resposta|antwort|antwoord|odpowiedź|ответ|đáp\s+án|câu\s+trả\s+lời"
+    r"|jawaban|cevap|yanıt)(?:\s+(?:finale?|correcta|corretta|cuối\s+cùng|akhir))?\s*[:：]"
+    r"|答え\s*[:：は]|(?:정답|답)\s*[:：]|उत्तर\s*[:：]|ค(?:ำ|ํา)ตอบ\s*[:：]|(?:الإجابة|الجواب)\s*[:：])"
+)
 # (one guard first: most positions, inside a word, fail it once instead of each part's guard in turn)
 STRONG_CUE = re.compile(r"(?=\b|[正最标我答故所因应则选顺排回정답최])(?:" + _STRONG_EN + "|" + _STRONG_ZH + "|" + _STRONG_OTHER + ")")
 # Weak cues introduce a conclusion that usually holds the answer.
@@ -365,7 +95,8 @@ CORRECTION = re.compile(
     r"looking\s+(?:again|more\s+closely)|on\s+(?:a\s+)?(?:second|closer)\s+look|correction|scratch\s+that|let\s+me\s+(?:reconsider|correct)|i\s+was\s+wrong)\b"
     r"|(?:\.\.\.|…|—|–|-|;|,)\s*no\s*[,—–-]"
     r"|不对|更正|等等|再看|重新考虑"
-    r"|\b(?:en\s+fait|en\s+r[ée]alit[ée]|en\s+realidad|de\s+hecho|na\s+verdade|eigentlich)\b|수정\s*[:：]|정정|訂正|実は)",   # (in other languages)
+    # (in other languages)
+    r"|\b(?:en\s+fait|en\s+r[ée]alit[ée]|en\s+realidad|de\s+hecho|na\s+verdade|eigentlich)\b|수정\s*[:：]|정정|訂正|実は)",
 )
 # the head of a list item that a verdict follows: "B. mechanical printing", "- Clothing"
 _OPTION_ITEM_HEAD = re.compile(r"[ \t]*(?:(?:[-*•][ \t]*)?(?:\*\*)?\(?[a-z1-9][.)][^\n]{0,60}|[-*•][ \t]*[^\n.!?;:,]{1,40})$")
@@ -377,8 +108,11 @@ HEDGE = re.compile(
     r"could\s+(?:also\s+)?go\s+either\s+way|in\s+(?:some|any|either|no\s+particular|an\s+uncertain)\s+order)\b|(?=[也或不还顺])(?:也可能|或者|或许|不排除|还有可能|顺序不确定)",
 )
 # The reply says it cannot answer ("I can't pin down the year", "hard to say", "无法确定").
-UNSURE = re.compile(r"\b(?:can(?:no|')t|unable|not\s+(?:sure|certain|possible)|unsure|hard\s+to\s+(?:say|tell)|difficult\s+to|impossible)\b"
-                    r"|无法|不确定|难以", re.IGNORECASE)
+UNSURE = re.compile(
+    r"\b(?:can(?:no|')t|unable|not\s+(?:sure|certain|possible)|unsure|hard\s+to\s+(?:say|tell)|difficult\s+to|impossible)\b"
+    r"|无法|不确定|难以",
+    re.IGNORECASE,
+)
 # A mention that rejects what follows ("not A", "rather than 1", "而非宋代").
 NEGATION = re.compile(
     r"(?=[nriuoe][a-z']|'|[而并不排])(?:(?:\b(?:not|rather\s+than|instead\s+of|unlike|other\s+than|rules?\s+out|ruling\s+out|ruled\s+out|"
@@ -393,7 +127,9 @@ SENTENCE_END = (
     r"Another|Then|However|But|Since|As|Note|Therefore|Thus|Hence)\b)|$)"
 )
 _CLAUSE_END = re.compile(
-    r"(?=[.!?。\n;)bsa,\s])(?:" + SENTENCE_END + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9])\)?\s*(?:[;,.)]|$))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
+    r"(?=[.!?。\n;)bsa,\s])(?:"
+    + SENTENCE_END
+    + r"|;(?!\s*\(?[A-Z](?![A-Za-z0-9])\)?\s*(?:[;,.)]|$))|\bbecause\b|\bsince\b|\bas\s+(?:it|the|its|this)\b|\s[—–]\s"
     r"|,\s*(?:though|although|but|while|whereas|which|and\s+not)\b|\s(?:while|whereas)\b)"
 )
 
@@ -407,9 +143,34 @@ def first_clause(region: str) -> str:
 
 
 # Words one of which every self-correction holds: a reply with none of them (most) is not scanned for one
-_CORRECTION_WORDS = word_gate("wait", "actually", "second", "reflection", "closer", "further", "reconsider", "looking", "correct", "scratch",
-                           "wrong", "不对", "更正", "等等", "再看", "重新考虑", "fait", "alit", "realidad", "hecho", "verdade", "eigentlich",
-                           "수정", "정정", "訂正", "実は")
+_CORRECTION_WORDS = word_gate(
+    "wait",
+    "actually",
+    "second",
+    "reflection",
+    "closer",
+    "further",
+    "reconsider",
+    "looking",
+    "correct",
+    "scratch",
+    "wrong",
+    "不对",
+    "更正",
+    "等等",
+    "再看",
+    "重新考虑",
+    "fait",
+    "alit",
+    "realidad",
+    "hecho",
+    "verdade",
+    "eigentlich",
+    "수정",
+    "정정",
+    "訂正",
+    "実は",
+)
 _CORRECTING_NO = re.compile(r"no\s*[,—–-]")
 
 
@@ -424,8 +185,11 @@ def corrections(low: str) -> list[re.Match]:
     No, it developed much later.", "- Clothing - no, nothing distinctly modern")."""
     if not _may_correct(low):
         return []
-    return [m for m in CORRECTION.finditer(low)
-            if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))]
+    return [
+        m
+        for m in CORRECTION.finditer(low)
+        if not (m.group(0).rstrip(" ,—–-").endswith("no") and _OPTION_ITEM_HEAD.match(low, low.rfind("\n", 0, m.start()) + 1, m.start()))
+    ]
 
 
 def bounded(matches: list[re.Match], low: str) -> list[re.Match]:
@@ -436,7 +200,7 @@ def bounded(matches: list[re.Match], low: str) -> list[re.Match]:
     seen: set[str] = set()
     distinct = []
     for m in reversed(matches):
-        key = low[max(0, m.start() - _CUE_CONTEXT):m.end() + _CUE_CONTEXT]
+        key = low[max(0, m.start() - _CUE_CONTEXT) : m.end() + _CUE_CONTEXT]
         if key not in seen:
             seen.add(key)
             distinct.append(m)
@@ -478,13 +242,16 @@ _CLOSING = re.compile(r"(?=[iwas])\b(?:is|are|was|were|would\s+be|will\s+be|shou
 
 # A line that announces a walkthrough of the options ("Let me go through the options:"): its cue
 # introduces no answer.
-WALKTHROUGH = re.compile(r"(?=[ecalgbsrECALGBSR])\b(?:each|every|evaluat|consider|examin|assess|analy[sz]|look(?:ing)?\s+at|go(?:ing)?\s+through|"
-                         r"let\s+me|let's|breakdown|step|check(?:ing)?\s+the|review(?:ing)?\s+the|compar(?:e|ing)\s+the)", re.IGNORECASE)
+WALKTHROUGH = re.compile(
+    r"(?=[ecalgbsrECALGBSR])\b(?:each|every|evaluat|consider|examin|assess|analy[sz]|look(?:ing)?\s+at|go(?:ing)?\s+through|"
+    r"let\s+me|let's|breakdown|step|check(?:ing)?\s+the|review(?:ing)?\s+the|compar(?:e|ing)\s+the)",
+    re.IGNORECASE,
+)
 
 
 def _introduces_walkthrough(s: str, low: str, cue_start: int, cue_end: int) -> bool:
     line_end = low.find("\n", cue_end)
-    if low[cue_end:len(low) if line_end < 0 else line_end].strip(" \t:："):
+    if low[cue_end : len(low) if line_end < 0 else line_end].strip(" \t:："):
         return False
     return WALKTHROUGH.search(s, low.rfind("\n", 0, cue_start) + 1, cue_start) is not None
 
@@ -493,8 +260,14 @@ def sentence_start(low: str, pos: int, floor: int = 0) -> int:
     """Where the sentence holding ``pos`` starts (after the last . ! ? ; 。 or line break before it,
     at most 300 characters back)."""
     window = max(floor, pos - 300)
-    last = max(low.rfind(".", window, pos), low.rfind("!", window, pos), low.rfind("?", window, pos),
-               low.rfind(";", window, pos), low.rfind("。", window, pos), low.rfind("\n", window, pos))
+    last = max(
+        low.rfind(".", window, pos),
+        low.rfind("!", window, pos),
+        low.rfind("?", window, pos),
+        low.rfind(";", window, pos),
+        low.rfind("。", window, pos),
+        low.rfind("\n", window, pos),
+    )
     return last + 1 if last >= 0 else window
 
 
@@ -508,7 +281,7 @@ def _bold_answers(s: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for a, b in getattr(s, "bold", ()):
         line_end = s.find("\n", b)
-        rest = s[b:len(s) if line_end < 0 else line_end]
+        rest = s[b : len(s) if line_end < 0 else line_end]
         if len(rest.strip(" .!)]}\"'。")) == 0:
             spans.append((a, b))
     return spans
@@ -522,16 +295,20 @@ _ALTERNATIVE_LINE = re.compile(r"^[ \t>*-]*(?:or|alternatively|或者)(?![\w'])[
 _RESTATED_OPTIONS = re.compile(r"(?:options|choices)\s+(?:given\s+|listed\s+|provided\s+)?are\b")
 # "Eliminate options: ...", "Competing option: ...", "Alternative answer: ...", "Possible sequences:": a cue for what is
 # not (yet) the answer
-_NOT_THE_ANSWER = re.compile(r"\b(?:eliminat\w*|rul(?:e|ing)\s+out|excluded?|excluding|wrong|incorrect|rejected?)\s+(?:the\s+|other\s+)?$"
-                             r"|\b(?:competing|alternative|rejected|runner-up|second|other|another|less\s+likely|unlikely|possible|candidate)\s+$")
+_NOT_THE_ANSWER = re.compile(
+    r"\b(?:eliminat\w*|rul(?:e|ing)\s+out|excluded?|excluding|wrong|incorrect|rejected?)\s+(?:the\s+|other\s+)?$"
+    r"|\b(?:competing|alternative|rejected|runner-up|second|other|another|less\s+likely|unlikely|possible|candidate)\s+$"
+)
 # "All four options — photolithography, ... — are industrial": the options named in an apposition, not the answer
 _APPOSITION = re.compile(r"\b(?:all|both|these|those|each\s+of\s+the)(?:\s+(?:four|three|two|five|of\s+the))?\s+$")
 _QUALIFIED = re.compile(r"\b(?:correct|right|valid|applicable|final|chosen|selected|best|appropriate|my|these|three|two)\s+$")
 # An answer stated under a condition ("if image 3 is Song, then the order would be 0, 1, 2, 3, 4"): a
 # hypothesis the reasoning weighs, not the answer ("if forced", "if I had to choose" are cues of their own)
-_HYPOTHESIS = re.compile(r"(?=[ia如假若])(?:(?<!even\s)(?<!as\s)\bif\b(?!\s+(?:i\s+(?:had|have|must|were|was|am)\b|i'm\b|forced|pressed|made|asked"
-                         r"|(?:we|you|one)\s+(?:look|consider|examine|compare|analy[sz]e|take|focus|go\s+by|judge)))"
-                         r"|\bassuming\b|如果|假如|若是)")   # ("if we look at the glaze, the answer is B" is no condition)
+_HYPOTHESIS = re.compile(
+    r"(?=[ia如假若])(?:(?<!even\s)(?<!as\s)\bif\b(?!\s+(?:i\s+(?:had|have|must|were|was|am)\b|i'm\b|forced|pressed|made|asked"
+    r"|(?:we|you|one)\s+(?:look|consider|examine|compare|analy[sz]e|take|focus|go\s+by|judge)))"
+    r"|\bassuming\b|如果|假如|若是)"
+)  # ("if we look at the glaze, the answer is B" is no condition)
 
 
 # words one of which each match of a pattern holds (``_HYPOTHESIS``, ``REVERSE_CUE``, ``ODD_CUE``): a reply without is not scanned
@@ -540,111 +317,161 @@ _REVERSE_WORDS = word_gate("answer", "option", "choice")
 _ODD_WORDS = word_gate("odd", "outlier", "exception", "differ", "stand", "stick", "belong")
 
 
-_SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")   # "so if image 3 is Song, ..."
+_SUPPOSING = re.compile(r"[\s,]*(?:if|assuming)\b")  # "so if image 3 is Song, ..."
 
 
-def _said(low: str, cue_start: int, floor: int) -> str:
-    """ "cue" for an answer stated, "hypothetical" for one stated under a condition."""
-    return "hypothetical" if _HYPOTHESIS.search(low, sentence_start(low, cue_start, floor), cue_start) else "cue"
+def _said(low: str, cue_start: int, floor: int) -> Kind:
+    """CUE for an answer stated, HYPOTHETICAL for one stated under a condition."""
+    return Kind.HYPOTHETICAL if _HYPOTHESIS.search(low, sentence_start(low, cue_start, floor), cue_start) else Kind.CUE
 
 
-def regions(s: str, odd: bool = False) -> Iterator[tuple[str, int, int, int]]:
+# (how, start, end, final): a span of the reply that may hold the answer (``regions``)
+Span = tuple[Kind, int, int, int]
+
+
+def regions(s: str, odd: bool = False) -> Iterator[Span]:
     """(how, start, end, final) spans of s that may hold the answer, in the order a grader reads them.
 
-    ``how``: "cue" (after an answer cue, before "is the correct answer", or inside a
-    self-correction), "hypothetical" (a cue or closing in a sentence that sets a condition: "if image 3
-    is Song, then the order would be ..."; ``decide`` never takes it as the answer), "odd" (before "is the odd one out", "belongs to a different period": for a
-    question about the one that differs), "closing" (the end of a
-    last sentence "... is X."), "bold" (a bold span ending its line), "line" (the first or the last line, for the
-    caller to test as an answer line), "weak" (after a conclusion cue such as "so" or "因此"),
-    "all" (the whole reply). ``final``: how finally the answer there is stated: 0 plainly, 1 when the
-    cue's sentence says "final", "so", "therefore", ...; 2k (2k + 1 so marked) after k self-corrections,
-    so a later revision outranks an earlier one. A cue's region ends at the next cue. A region
-    ("fallbacks", 0, 0, False) marks where the fallback regions ("weak", "all") begin; "odd"
-    regions come only when asked for (``odd``: a question about the one that differs).
+    ``how`` (a ``Kind``): CUE (after an answer cue, before "is the correct answer", or inside a
+    self-correction), HYPOTHETICAL (a cue or closing in a sentence that sets a condition: "if image 3
+    is Song, then the order would be ..."; ``decide`` never takes it as the answer), ODD (before "is
+    the odd one out", "belongs to a different period": for a question about the one that differs),
+    CLOSING (the end of a last sentence "... is X."), BOLD (a bold span ending its line), LINE (the
+    first or the last line, for the caller to test as an answer line), WEAK (after a conclusion cue
+    such as "so" or "因此"), ALL (the whole reply). ``final``: how finally the answer there is stated:
+    0 plainly, 1 when the cue's sentence says "final", "so", "therefore", ...; 2k (2k + 1 so marked)
+    after k self-corrections, so a later revision outranks an earlier one. A cue's region ends at the
+    next cue. A region (FALLBACKS, 0, 0, False) marks where the fallback regions (WEAK, ALL) begin;
+    ODD regions come only when asked for (``odd``: a question about the one that differs).
     """
     low = lower(s)
-    supposes = holds_any(low, _HYPOTHESIS_WORDS) and _HYPOTHESIS.search(low) is not None   # (conditions and second-answer lines are rare:
-    offers_another = _ALTERNATIVE_LINE.search(low) is not None   # looked for once, then only where they are)
-    reverse_cues = [("cue", REVERSE_CUE)] if holds_any(low, _REVERSE_WORDS) else []   # (each scan only where its words are)
-    if odd and holds_any(low, _ODD_WORDS):
-        reverse_cues.append(("odd", ODD_CUE))
+    supposes = holds_any(low, _HYPOTHESIS_WORDS) and _HYPOTHESIS.search(low) is not None  # (conditions and second-answer lines are rare:
+    offers_another = _ALTERNATIVE_LINE.search(low) is not None  # looked for once, then only where they are)
+    reverse_cues = _reverse_cues(low, odd)
     epochs = _epochs(s)
     last_epoch = len(epochs) - 1
     for i, (start, end) in enumerate(reversed(epochs)):
-        corrected = i < last_epoch
-        revised = 2 * (last_epoch - i)   # the force of an answer here: each self-correction outranks what came before
-        cues = [m for m in bounded(list(STRONG_CUE.finditer(low, start, end)), low)
-                if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
-                and not _NOT_THE_ANSWER.search(low, max(0, m.start() - 24), m.start())
-                and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))]
-        # (not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y are too early")
-        for m, stop in reversed(list(zip(cues, [c.start() for c in cues[1:]] + [end]))):   # (a cue's region ends at the next)
-            if not _introduces_walkthrough(s, low, m.start(), m.end()):
-                how = _said(low, m.start(), start) if supposes else "cue"
-                yield how, m.end(), min(stop, m.end() + REGION), revised + _is_final(low, m.start(), m.end())
+        revised = 2 * (last_epoch - i)  # the force of an answer here: each self-correction outranks what came before
+        cues = _answer_cues(low, start, end)
+        yield from _cue_regions(s, low, cues, start, end, revised, supposes)
         for how, pattern in reverse_cues:
             for m in reversed(bounded(list(pattern.finditer(low, start, end)), low)):
                 sentence = sentence_start(low, m.start(), start)
                 yield how, sentence, m.start(), revised + (_FINAL_MARK.search(low, sentence, m.start()) is not None)
-        for m in bounded(list(_ALTERNATIVE_LINE.finditer(low, start, end)), low) if offers_another else ():   # "A, D, E\n\nOr B, D, E."
+        for m in bounded(list(_ALTERNATIVE_LINE.finditer(low, start, end)), low) if offers_another else ():  # "A, D, E\n\nOr B, D, E."
             line_end = low.find("\n", m.end())
-            yield "cue", m.end(), end if line_end < 0 else min(line_end, end), False
+            yield Kind.CUE, m.end(), end if line_end < 0 else min(line_end, end), False
         if i == 0:
-            cue_ends = {m.end() + k for m in cues for k in range(3)}  # "The answer is B.": the cue's own "is"
-            closings = list(_CLOSING.finditer(low, start, end))
-            if len(closings) > 2 * _CLOSINGS:  # a long reply: its opening and closing sentences
-                closings = closings[:_CLOSINGS] + closings[-_CLOSINGS:]
-            for closing in reversed(closings):
-                if closing.end() not in cue_ends:  # not "The answer is B." again
-                    how = "closing" if not supposes or _said(low, closing.start(), start) == "cue" else "hypothetical"
-                    yield how, closing.end(), min(end, closing.end() + REGION), revised + _is_final(low, closing.start(), closing.end())
-            if getattr(s, "bold", ()):
-                for a, b in reversed(_bold_answers(s)):
-                    if a >= start:
-                        yield "bold", a, b, revised
-        if corrected:  # text after a self-correction
-            for m in reversed(bounded(list(WEAK_CUE.finditer(low, start, end)), low)):
-                yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "cue", m.end(), min(end, m.end() + REGION), revised
-            next_line = _FIRST_LINE.search(s, s.find("\n", start, end) + 1 or end, end)
-            if next_line:   # "Actually, ... let me correct that.\n\nB, D\n\n(why)": the line after the correction's own
-                yield "line", next_line.start(), next_line.end(), revised
-            yield "cue", start, end, revised
-    first = _FIRST_LINE.search(s)
-    if first:
-        last_start = s.rfind("\n") + 1
-        revised_last = last_epoch > 0 and last_start > first.start() and last_start >= epochs[-1][0]
-        if revised_last:   # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
-            yield "line", last_start, len(s), 2 * last_epoch
-        yield "line", first.start(), first.end(), False
-        for m in bounded(list(_INTRODUCED_LINE.finditer(s, first.start())), low) if ":" in s or "：" in s else ():  # "... are:\n\nB, C\n\n(why)"
-            if s.find("\n", m.start(1)) >= 0 and not _FIRST_OF_ITEMS.match(s, s.rfind("\n", 0, m.start(1)) + 1):
-                yield "line", m.start(1), m.end(1), False
-        if last_start > first.start() and not revised_last:
-            yield "line", last_start, len(s), False
-    yield "fallbacks", 0, 0, False
-    start, end = epochs[0]
+            yield from _closing_regions(s, low, cues, start, end, revised, supposes)
+        if i < last_epoch:
+            yield from _correction_regions(s, low, start, end, revised)
+    yield from _line_regions(s, low, epochs)
+    yield Kind.FALLBACKS, 0, 0, False
+    yield from _conclusions(low, *epochs[0], Kind.WEAK, False)
+    yield Kind.ALL, 0, len(s), False
+
+
+def _reverse_cues(low: str, odd: bool) -> list[tuple[Kind, re.Pattern]]:
+    """The cues that follow their answer ("B is the correct answer"; "B is the odd one out" when ``odd``), each
+    scanned for only where its words are."""
+    reverse_cues = [(Kind.CUE, REVERSE_CUE)] if holds_any(low, _REVERSE_WORDS) else []
+    if odd and holds_any(low, _ODD_WORDS):
+        reverse_cues.append((Kind.ODD, ODD_CUE))
+    return reverse_cues
+
+
+def _answer_cues(low: str, start: int, end: int) -> list[re.Match]:
+    """The answer cues of low[start:end]: not "The options are X, Y, Z and W.", nor "Eliminate options: X and Y
+    are too early"."""
+    return [
+        m
+        for m in bounded(list(STRONG_CUE.finditer(low, start, end)), low)
+        if (not _RESTATED_OPTIONS.match(low, m.start()) or _QUALIFIED.search(low, max(0, m.start() - 12), m.start()))
+        and not _NOT_THE_ANSWER.search(low, max(0, m.start() - 24), m.start())
+        and not (low[m.end() - 1] in "-–—" and _APPOSITION.search(low, max(0, m.start() - 24), m.start()))
+    ]
+
+
+def _cue_regions(s: str, low: str, cues: list[re.Match], start: int, end: int, revised: int, supposes: bool) -> Iterator[Span]:
+    """The text after each answer cue, the last first; a cue's region ends at the next."""
+    for m, stop in reversed(list(zip(cues, [c.start() for c in cues[1:]] + [end]))):
+        if not _introduces_walkthrough(s, low, m.start(), m.end()):
+            how = _said(low, m.start(), start) if supposes else Kind.CUE
+            yield how, m.end(), min(stop, m.end() + REGION), revised + _is_final(low, m.start(), m.end())
+
+
+def _closing_regions(s: str, low: str, cues: list[re.Match], start: int, end: int, revised: int, supposes: bool) -> Iterator[Span]:
+    """Of the last part of a reply: its closing "... is X." sentences (of a long reply, its first and last few),
+    the last first; then its answers in bold."""
+    cue_ends = {m.end() + k for m in cues for k in range(3)}  # "The answer is B.": the cue's own "is"
+    closings = list(_CLOSING.finditer(low, start, end))
+    if len(closings) > 2 * _CLOSINGS:
+        closings = closings[:_CLOSINGS] + closings[-_CLOSINGS:]
+    for closing in reversed(closings):
+        if closing.end() not in cue_ends:  # not "The answer is B." again
+            said = Kind.CUE if not supposes else _said(low, closing.start(), start)
+            how = Kind.CLOSING if said == Kind.CUE else Kind.HYPOTHETICAL
+            yield how, closing.end(), min(end, closing.end() + REGION), revised + _is_final(low, closing.start(), closing.end())
+    if getattr(s, "bold", ()):
+        for a, b in reversed(_bold_answers(s)):
+            if a >= start:
+                yield Kind.BOLD, a, b, revised
+
+
+def _correction_regions(s: str, low: str, start: int, end: int, revised: int) -> Iterator[Span]:
+    """The text after a self-correction: its conclusions, the line after the correction's own, all of it."""
+    yield from _conclusions(low, start, end, Kind.CUE, revised)
+    next_line = _FIRST_LINE.search(s, s.find("\n", start, end) + 1 or end, end)
+    if next_line:  # "Actually, ... let me correct that.\n\nB, D\n\n(why)": the line after the correction's own
+        yield Kind.LINE, next_line.start(), next_line.end(), revised
+    yield Kind.CUE, start, end, revised
+
+
+def _conclusions(low: str, start: int, end: int, how: Kind, revised: int) -> Iterator[Span]:
+    """The text after each conclusion cue ("so", "因此") of low[start:end], the last first, read as ``how``."""
     for m in reversed(bounded(list(WEAK_CUE.finditer(low, start, end)), low)):
-        yield "hypothetical" if _SUPPOSING.match(low, m.end()) else "weak", m.end(), min(end, m.end() + REGION), False
-    yield "all", 0, len(s), False
+        yield Kind.HYPOTHETICAL if _SUPPOSING.match(low, m.end()) else how, m.end(), min(end, m.end() + REGION), revised
 
 
-_TERMINAL = frozenset('.!?。！？)]}"\'*`>…:：;；')
+def _line_regions(s: str, low: str, epochs: list[tuple[int, int]]) -> Iterator[Span]:
+    """The lines that may be only an answer: the last when it revises the first, the first, one introduced by
+    "... are:", the last."""
+    first = _FIRST_LINE.search(s)
+    if not first:
+        return
+    last_epoch = len(epochs) - 1
+    last_start = s.rfind("\n") + 1
+    revised_last = last_epoch > 0 and last_start > first.start() and last_start >= epochs[-1][0]
+    if revised_last:  # "2, 4, 1, 3\n\nWait, ... Let me correct the order:\n\n4, 2, 1, 3": the last line revises the first
+        yield Kind.LINE, last_start, len(s), 2 * last_epoch
+    yield Kind.LINE, first.start(), first.end(), False
+    for m in (
+        bounded(list(_INTRODUCED_LINE.finditer(s, first.start())), low) if ":" in s or "：" in s else ()
+    ):  # "... are:\n\nB, C\n\n(why)"
+        if s.find("\n", m.start(1)) >= 0 and not _FIRST_OF_ITEMS.match(s, s.rfind("\n", 0, m.start(1)) + 1):
+            yield Kind.LINE, m.start(1), m.end(1), False
+    if last_start > first.start() and not revised_last:
+        yield Kind.LINE, last_start, len(s), False
+
+
+_TERMINAL = frozenset(".!?。！？)]}\"'*`>…:：;；")
 _WORD = re.compile(r"[A-Za-z]+|[\u4e00-\u9fff]")
 
 
 # a last word that cannot end a sentence ("... did not reach India until much later, so")
-_LAST_CONNECTOR = re.compile(r"(?:[,、]\s*|\s)(?:and|or|but|so|because|since|as|while|whereas|which|that|the|a|an|of|to|in|"
-                             r"with|for|from|by|than|then|is|was|were|are|would|could|as\s+well\s+as|its|their|以及|和|或"
-                             r"|(?:so|and|but|because|since|as|which|that|while)\s+(?:it|they|this|these|those|there|we|i))$")   # (lower case: "Answer: A" ends)
+_LAST_CONNECTOR = re.compile(
+    r"(?:[,、]\s*|\s)(?:and|or|but|so|because|since|as|while|whereas|which|that|the|a|an|of|to|in|"
+    r"with|for|from|by|than|then|is|was|were|are|would|could|as\s+well\s+as|its|their|以及|和|或"
+    r"|(?:so|and|but|because|since|as|which|that|while)\s+(?:it|they|this|these|those|there|we|i))$"
+)  # (lower case: "Answer: A" ends)
 
 
 _LIST_ITEM = re.compile(r"[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+\S")
 _ANSWER_LINE_END = re.compile(r"(?:answer|option|choice|答案)[^\n:：]{0,30}[:：]\s*[^\n]{1,40}$", re.IGNORECASE)
 
 
-_ENDS_IN_ANSWER = re.compile(r"(?<![A-Za-z])[A-Z]$|\d$")   # (a letter or a digit last: searched in the last two characters)
-_KOREAN_ENDINGS = frozenset("다요죠까음함임됨오")   # the last syllables a Korean sentence ends with (without its full stop)
+_ENDS_IN_ANSWER = re.compile(r"(?<![A-Za-z])[A-Z]$|\d$")  # (a letter or a digit last: searched in the last two characters)
+_KOREAN_ENDINGS = frozenset("다요죠까음함임됨오")  # the last syllables a Korean sentence ends with (without its full stop)
 
 
 def cut_off(s: str) -> int | None:
@@ -665,7 +492,7 @@ def cut_off(s: str) -> int | None:
     if joint and words >= 4:
         # a line of four words or more that stops at a comma or a joining word ("... are porcelain, paper, and")
         # stopped mid-sentence
-        ends = [m.end() for m in re.finditer(r"[.!?。！？}]", last_line)]   # (its last sentence, or a JSON object repeated)
+        ends = [m.end() for m in re.finditer(r"[.!?。！？}]", last_line)]  # (its last sentence, or a JSON object repeated)
         return line_start + (ends[-1] if ends else 0)
     if "\uac00" <= s[-1] <= "\ud7a3" and s[-1] not in _KOREAN_ENDINGS and len(last_line.split()) >= 4:
         # a Korean line that stops at a particle or a connective ending ("... 당나라 시대의"): stopped mid-sentence
@@ -674,10 +501,10 @@ def cut_off(s: str) -> int | None:
     if len(s) < 150:
         return None
     if _ENDS_IN_ANSWER.search(last_line[-2:]) or _ANSWER_LINE_END.search(last_line):
-        return None   # (a last line that ends with the answer: "Therefore, the correct answer is: E. Ming")
+        return None  # (a last line that ends with the answer: "Therefore, the correct answer is: E. Ming")
     if len(s) < 300 or words < 6:
         others = [line.rstrip() for line in s[:line_start].splitlines() if line.strip()]
-        item = _LIST_ITEM.match(last_line) is not None   # ("...available:\n\n- Block printing: This technique")
+        item = _LIST_ITEM.match(last_line) is not None  # ("...available:\n\n- Block printing: This technique")
         if words < (3 if item else 4) or len(others) < (1 if item else 2) or any(line[-1] not in _TERMINAL for line in others):
             return None
         return line_start
@@ -690,22 +517,27 @@ def hedged_after(rest: str, is_other) -> bool:
     with, in its clause, something ``is_other(text)`` says is a different answer ("... but it could
     also be B", "B might also belong")."""
     for m in HEDGE.finditer(lower(rest)):
-        window = first_clause(rest[m.end():m.end() + 80])
-        before = rest[max(0, m.start() - 60):m.start()]
+        window = first_clause(rest[m.end() : m.end() + 80])
+        before = rest[max(0, m.start() - 60) : m.start()]
         subject = re.split(r"[.!?;\n。,]|\bbut\b", before)[-1]  # "B might also belong with them"
         if is_other(window) or (subject.strip() and is_other(subject)):
             return True
     return False
 
 
-_NEG_SKIP = re.compile(r"(?:\s*(?:the|a|an|options?|artifacts?|images?|from|in|of|by|just|even|either|clearly|really|"
-                       r"necessarily|quite|simply)\b)*\s*")
-_NEG_STOP = re.compile(r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\s+is|is|are|was|were|have|has|had|be|been|would|could|"
-                       r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的")
+_NEG_SKIP = re.compile(
+    r"(?:\s*(?:the|a|an|options?|artifacts?|images?|from|in|of|by|just|even|either|clearly|really|"
+    r"necessarily|quite|simply)\b)*\s*"
+)
+_NEG_STOP = re.compile(
+    r"[.;:!?\n。，,]\s*(?!or\b|nor\b)|\b(?:but|so|it'?s|it\s+is|is|are|was|were|have|has|had|be|been|would|could|"
+    r"should|will|can|do|does|did|because|since|which|that)\b|但|而是|是|的"
+)
 
 
-_NEGATION_WORDS = word_gate("not", "rather", "instead", "unlike", "other", "rule", "ruling", "eliminat", "exclud", "n't", "而非", "并非", "不是",
-                         "排除", "不属于")   # (one of which each match of NEGATION holds)
+_NEGATION_WORDS = word_gate(
+    "not", "rather", "instead", "unlike", "other", "rule", "ruling", "eliminat", "exclud", "n't", "而非", "并非", "不是", "排除", "不属于"
+)  # (one of which each match of NEGATION holds)
 
 
 def negated_spans(s: str) -> list[tuple[int, int]]:
@@ -727,115 +559,24 @@ def inside(pos: int, spans: list[tuple[int, int]]) -> bool:
     return any(a <= pos < b for a, b in spans)
 
 
-# ---- ordinals and labels --------------------------------------------------------------------------
-ORDINAL_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
-                 "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5, "6th": 6}
-ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "〇": 0, "零": 0}
-_ITEM_NOUN = r"(?:ones?|options?|choices?|artifacts?|artefacts?|images?|pictures?|photos?|photographs?|items?|objects?|pieces?|answers?|alternatives?)"
-# "the third one", "the first and third artifacts", "1st, 3rd and 5th images"
-_ORD = r"(?:first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th)"
-_ORD_CHAIN = _ORD + r"(?:\s*(?:,|and|&|,\s*and)\s*(?:the\s+)?" + _ORD + r")*"
-ORDINAL_LIST = re.compile(
-    r"(?=[fstl1-6])(?:\b(" + _ORD_CHAIN + r")\s+" + _ITEM_NOUN + r"\b|\bthe\s+(" + _ORD_CHAIN + r")\s*(?=[.,;!)]|$))",
-)
-# 第三件文物, 第二张, 第一、第二和第四件
-ZH_ORDINAL_LIST = re.compile(
-    r"(第[一二三四五六1-6](?:\s*(?:、|,|和|及|与|以及)\s*第[一二三四五六1-6])*)\s*(?:个|件|张|幅|项|只|副)?\s*"
-    r"(?:选项|文物|图片|图像|照片|器物|物品|图|件)|(第[一二三四五六1-6](?:\s*(?:、|,|和|及|与|以及)\s*第[一二三四五六1-6])*)\s*(?:个|件|张|幅|项|只|副)"
-)
-_ORD_TOKEN = re.compile(r"first|second|third|fourth|fifth|sixth|last|1st|2nd|3rd|4th|5th|6th")
-_ZH_ORD_TOKEN = re.compile(r"第([一二三四五六1-6])")
-
-
-_FIRST_K = re.compile(r"(?=[tfl])\bthe\s+(first|last)\s+(two|three|four)\b(?!\s+(?:of|centur|years?|decades?|millenni))")  # on lower(text)
-_COUNTS = {"two": 2, "three": 3, "four": 4}
-
-
-def ordinal_positions(s: str, n: int) -> list[tuple[int, int, list[int]]]:
-    """(start, end, [1-based numbers]) of each ordinal mention ("the third one" -> [3];
-    "第一、第二和第四件" -> [1, 2, 4]; "the first three" -> [1, 2, 3]). "last" is n."""
-    found = []
-    low = lower(s)
-    for m in ORDINAL_LIST.finditer(low):
-        group = m.group(1) or m.group(2)
-        nums = []
-        for tok in _ORD_TOKEN.findall(group):
-            tok = tok.lower()
-            nums.append(n if tok == "last" else ORDINAL_WORDS[tok])
-        found.append((m.start(), m.end(), nums))
-    if "the " in low:
-        for m in _FIRST_K.finditer(low):
-            k = _COUNTS[m.group(2)]
-            nums = list(range(1, k + 1)) if m.group(1) == "first" else list(range(n - k + 1, n + 1))
-            found.append((m.start(), m.end(), nums))
-    if not s.isascii():
-        for m in ZH_ORDINAL_LIST.finditer(s):
-            group = m.group(1) or m.group(2)
-            nums = [int(d) if d.isdigit() else ZH_DIGITS[d] for d in _ZH_ORD_TOKEN.findall(group)]
-            found.append((m.start(), m.end(), nums))
-    return sorted(found)
-
-
-LABEL_PREFIX = re.compile(
-    r"(?=[oaipcf选图照文])(?:\b(?:options?|artifacts?|artefacts?|images?|imgs?|pictures?|pics?|photos?|photographs?|objects?|items?|choices?|figures?|fig\.)"
-    r"\s*#?\s*(?=[a-z0-9](?![a-z0-9]))|(?:选项|图片|图像|照片|图|文物)\s*(?=[a-z0-9]))",
-)
-# matched on lower(text): "Image B" and "image b" alike
-
-
-def drop_label_prefixes(s: str) -> str:
-    """ "Image 3, Image 1" -> "3, 1"; "Option B" -> "B"; "图3" -> "3"."""
-    return "".join(s[a:b] for a, b in _outside(LABEL_PREFIX.finditer(lower(s)), len(s)))
-
-
-def blank_label_prefixes(s: str) -> str:
-    """As ``drop_label_prefixes``, the prefixes replaced by spaces (positions kept)."""
-    out, last = [], 0
-    for m in LABEL_PREFIX.finditer(lower(s)):
-        out.append(s[last:m.start()] + " " * (m.end() - m.start()))
-        last = m.end()
-    return "".join(out) + s[last:]
-
-
-def _outside(matches, n: int):
-    last = 0
-    for m in matches:
-        yield last, m.start()
-        last = m.end()
-    yield last, n
-
-
 __all__ = [
     "ANYWHERE_LIMIT",
-    "holds_any",
-    "word_gate",
     "CORRECTION",
-    "DIGITS",
     "corrections",
     "ODD_CUE",
     "REVERSE_CUE",
-    "Reply",
     "UNSURE",
     "WALKTHROUGH",
     "HEDGE",
-    "LONG_REPLY",
     "NEGATION",
     "STRONG_CUE",
     "WEAK_CUE",
-    "ZH_DIGITS",
-    "blank_label_prefixes",
     "cut_off",
-    "drop_label_prefixes",
     "first_clause",
     "hedged_after",
     "inside",
     "line_around",
-    "lower",
     "negated_spans",
-    "normalize",
-    "ordinal_positions",
-    "plain_text",
     "regions",
     "sentence_start",
-    "strip_reasoning",
 ]

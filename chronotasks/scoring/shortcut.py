@@ -24,8 +24,11 @@ def condition_accuracy(items: Iterable[Mapping[str, Any]], condition: str, **whe
     An item whose ``correct`` is None (a trial the release scripts skip) is left out."""
     if condition not in CONDITIONS:
         raise ValueError(f"unknown condition {condition!r}; expected one of {sorted(CONDITIONS)}")
-    return share(item["correct"] for item in items if item["correct"] is not None
-                 and item["condition"] == condition and all(item.get(k) == v for k, v in where.items()))
+    return share(
+        item["correct"]
+        for item in items
+        if item["correct"] is not None and item["condition"] == condition and all(item.get(k) == v for k, v in where.items())
+    )
 
 
 def shortcut_metrics(items: Iterable[Mapping[str, Any]], **where: Any) -> dict[str, float]:

@@ -44,7 +44,7 @@ def _plain(space: Any, text: str) -> Any:
         return None
     if len(text) > 1 and space.kind == "letter":
         return None
-    value = space.parse(text)   # (these forms are read exactly; the reading validates them against the space)
+    value = space.parse(text)  # (these forms are read exactly; the reading validates them against the space)
     return value if value is not None and space.format(value).replace(" ", "") == _canonical(space, text) else None
 
 

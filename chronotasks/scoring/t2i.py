@@ -24,7 +24,8 @@ import numpy as np
 
 from chronotasks.scoring.json_answer import extract_json
 from chronotasks.scoring.letters import parse_letter
-from chronotasks.scoring.reply_text import corrections, lower, normalize
+from chronotasks.scoring.normalization import lower, normalize
+from chronotasks.scoring.reply_text import corrections
 from chronotasks.scoring.verdict_parsing import parse_accept, parse_yes_no
 
 UNPARSED = None
@@ -61,17 +62,53 @@ _LEVEL_RANK = {
 DEFAULT_ACCEPT_FROM = "good"
 # Chinese levels and the Accept / Not accept scale of the paper's prompt
 # Other words judges rate with, read as the level they stand for ("Superb", "Great", "Terrible").
-_SYNONYMS = {"superb": "outstanding", "exceptional": "outstanding", "perfect": "outstanding", "great": "very good",
-             "terrible": "very poor", "awful": "very poor", "horrible": "very poor"}
-_ZH_LEVELS = {"优秀": "outstanding", "出色": "outstanding", "非常好": "very good", "很好": "very good", "良好": "good",
-              "一般": "fair", "中等": "fair", "尚可": "fair", "较差": "poor", "很差": "very poor", "非常差": "very poor",
-              "极差": "extremely poor", "差": "poor"}
-_ACCEPT = {"not accept": False, "not accepted": False, "not acceptable": False, "unacceptable": False, "reject": False,
-           "rejected": False, "do not accept": False, "accept": True, "accepted": True, "acceptable": True,
-           "不接受": False, "不通过": False, "拒绝": False, "接受": True, "通过": True}
+_SYNONYMS = {
+    "superb": "outstanding",
+    "exceptional": "outstanding",
+    "perfect": "outstanding",
+    "great": "very good",
+    "terrible": "very poor",
+    "awful": "very poor",
+    "horrible": "very poor",
+}
+_ZH_LEVELS = {
+    "优秀": "outstanding",
+    "出色": "outstanding",
+    "非常好": "very good",
+    "很好": "very good",
+    "良好": "good",
+    "一般": "fair",
+    "中等": "fair",
+    "尚可": "fair",
+    "较差": "poor",
+    "很差": "very poor",
+    "非常差": "very poor",
+    "极差": "extremely poor",
+    "差": "poor",
+}
+_ACCEPT = {
+    "not accept": False,
+    "not accepted": False,
+    "not acceptable": False,
+    "unacceptable": False,
+    "reject": False,
+    "rejected": False,
+    "do not accept": False,
+    "accept": True,
+    "accepted": True,
+    "acceptable": True,
+    "不接受": False,
+    "不通过": False,
+    "拒绝": False,
+    "接受": True,
+    "通过": True,
+}
 _LEVEL = re.compile(
-    r"(?<![\w-])(?:" + "|".join(re.escape(k) for k in sorted([*_LEVEL_RANK, *_SYNONYMS, *_ACCEPT], key=len, reverse=True)) + r")(?![\w-])"
-    + "|" + "|".join(re.escape(k) for k in sorted([*_ZH_LEVELS, *[k for k in _ACCEPT if not k.isascii()]], key=len, reverse=True)),
+    r"(?<![\w-])(?:"
+    + "|".join(re.escape(k) for k in sorted([*_LEVEL_RANK, *_SYNONYMS, *_ACCEPT], key=len, reverse=True))
+    + r")(?![\w-])"
+    + "|"
+    + "|".join(re.escape(k) for k in sorted([*_ZH_LEVELS, *[k for k in _ACCEPT if not k.isascii()]], key=len, reverse=True)),
     re.IGNORECASE,
 )
 # "RATING: Good", "rating - very poor", "rating": "Accept" (a JSON or dict field)
@@ -107,7 +144,7 @@ def _rated_levels(s: str) -> list[str] | None:
     RATING cue, or of a reply that starts with a level; None when the reply rates nothing."""
     cues = list(_RATING_CUE.finditer(s))
     if cues:
-        segment = s[cues[-1].end():].lstrip(" \t\n\r\"'[(")
+        segment = s[cues[-1].end() :].lstrip(" \t\n\r\"'[(")
         clause = segment[: m.start()] if (m := _CLAUSE.search(segment)) else segment
         return _levels(clause)
     head = s.lstrip(" \"'[(")
@@ -150,14 +187,17 @@ def parse_graded_rating(text: Any, accept_from: str = DEFAULT_ACCEPT_FROM) -> bo
     if levels:
         verdicts = {_accepts(level, accept_from) for level in levels}
         cues = list(_RATING_CUE.finditer(s))
-        if cues:   # a line after the rating that is itself only a rating ("RATING: Accept\nNot accept"): a second one
-            after = s[cues[-1].end():].lstrip(" \t\n\r\"'[(").split("\n")[1:]
+        if cues:  # a line after the rating that is itself only a rating ("RATING: Accept\nNot accept"): a second one
+            after = s[cues[-1].end() :].lstrip(" \t\n\r\"'[(").split("\n")[1:]
             lone = next((line for line in after if line.strip()), "")
             if lone and len(lone) <= 20 and (more := _levels(lone.strip(" .*"))):
                 verdicts |= {_accepts(level, accept_from) for level in more}
-            if not corrections(lower(s[cues[0].start():cues[-1].start()])):   # an earlier rating not revised: a second one
-                verdicts |= {_accepts(level, accept_from) for cue, following in zip(cues, cues[1:])
-                             for level in _clause_levels(s[cue.end():following.start()])}   # (up to the next cue: linear)
+            if not corrections(lower(s[cues[0].start() : cues[-1].start()])):  # an earlier rating not revised: a second one
+                verdicts |= {
+                    _accepts(level, accept_from)
+                    for cue, following in zip(cues, cues[1:])
+                    for level in _clause_levels(s[cue.end() : following.start()])
+                }  # (up to the next cue: linear)
         return verdicts.pop() if len(verdicts) == 1 else UNPARSED
     if levels is not None or _RATING_CUE.search(s):
         return UNPARSED

@@ -57,8 +57,13 @@ def bertscore_settings() -> tuple[str, int]:
     return model, int(layers) if layers else bertscore_layers(model)
 
 
-def bertscore_f1(preds: Sequence[str | None], refs: Sequence[str], model_type: str | None = None,
-                 num_layers: int | None = None, batch_size: int | None = None) -> list[float]:
+def bertscore_f1(
+    preds: Sequence[str | None],
+    refs: Sequence[str],
+    model_type: str | None = None,
+    num_layers: int | None = None,
+    batch_size: int | None = None,
+) -> list[float]:
     """BERTScore F1 (no baseline rescaling, no idf) of each prediction against its reference.
 
     ``model_type``/``num_layers`` default to ``bertscore_settings()`` (the layer count of another
@@ -82,8 +87,14 @@ def bertscore_f1(preds: Sequence[str | None], refs: Sequence[str], model_type: s
     if scored:
         import bert_score
 
-        _, _, f1 = bert_score.score([texts[i][0] for i in scored], [texts[i][1] for i in scored], model_type=model_type,
-                                    num_layers=num_layers, batch_size=batch_size, verbose=False)
+        _, _, f1 = bert_score.score(
+            [texts[i][0] for i in scored],
+            [texts[i][1] for i in scored],
+            model_type=model_type,
+            num_layers=num_layers,
+            batch_size=batch_size,
+            verbose=False,
+        )
         for i, value in zip(scored, f1.tolist()):
             values[i] = float(value)
     _MEMO[key] = values

@@ -11,7 +11,8 @@ from chronotasks.benchmarks.chronovision.grayscale import gray_image, to_gray_bg
 from chronotasks.benchmarks.chronovision.paper_tables import TABLE_III
 from chronotasks.data.answer_space import AnswerSpace
 from chronotasks.scoring.composite import chronovision_composite, tau_from_table
-from chronotasks.scoring.index_parsing import parse_index_ordering, parse_named_option
+from chronotasks.scoring.letters import parse_letter
+from chronotasks.scoring.order_parsing import parse_index_ordering
 from chronotasks.scoring.shortcut import confidence_bin, shortcut_metrics
 
 @pytest.mark.parametrize("model", TABLE_III.models)
@@ -129,10 +130,10 @@ def test_parsers():
     assert parse_index_ordering("C, B, D, A", 4) == (2, 1, 3, 0)
     assert parse_index_ordering("2,1,3", 4) is None and parse_index_ordering("2,1,3,3", 4) is None
     options = ["Ming", "Tang", "Qing", "Yuan", "Song"]
-    assert parse_named_option("C", options) == "C"
-    assert parse_named_option("Qing", options) == "C"
-    assert parse_named_option("The answer is Song dynasty.", options) == "E"
-    assert parse_named_option("Ming or Qing", options) is None
+    assert parse_letter("C", len(options), options) == "C"
+    assert parse_letter("Qing", len(options), options) == "C"
+    assert parse_letter("The answer is Song dynasty.", len(options), options) == "E"
+    assert parse_letter("Ming or Qing", len(options), options) is None
     assert [confidence_bin(c) for c in (0, 59, 60, 94.5, 95, 100, 101, None)] == ["0-59", "0-59", "60-69", "90-94", "95-100", "95-100", None, None]
 
 

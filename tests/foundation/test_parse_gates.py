@@ -1,4 +1,4 @@
-"""The word gates in front of the reader's scans (``reply_text.word_gate`` / ``holds_any``).
+"""The word gates in front of the reader's scans (``normalization.word_gate`` / ``holds_any``).
 
 A gated pattern is scanned only in a reply that holds one of its gate words, so a gate that misses a
 word one of the pattern's matches needs would silently drop that match (a self-correction not seen,
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from chronotasks.scoring import letters, reply_text
-from chronotasks.scoring.reply_text import holds_any, lower, normalize
+from chronotasks.scoring import letters, normalization, reply_text
+from chronotasks.scoring.normalization import holds_any, lower, normalize
 
 CORPUS = Path(__file__).parent / "parse_corpus"
 
@@ -80,7 +80,7 @@ def test_each_written_reply_passes_the_gate_of_what_it_uses(reply: str) -> None:
 
 
 def test_ascii_text_is_tested_for_ascii_words_only() -> None:
-    words = reply_text.word_gate("wait", "不对")
+    words = normalization.word_gate("wait", "不对")
     assert words == (("wait",), ("wait", "不对"))
     assert holds_any("wait, it is b", words) and holds_any("不对，是b", words)
     assert not holds_any("it is b", words) and not holds_any("B. 不", words)
@@ -89,12 +89,12 @@ def test_ascii_text_is_tested_for_ascii_words_only() -> None:
 PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
 
 
-@pytest.mark.parametrize("index", range(len(reply_text._INSTRUCTIONS)))
+@pytest.mark.parametrize("index", range(len(normalization._INSTRUCTIONS)))
 def test_instruction_echo_gates_hold_on_our_prompts_and_the_corpus(index: int, texts: list[str]) -> None:
     # the patterns blank our prompts' instructions where a model echoes them: each matches one of our prompt
     # templates, and its words (``_INSTRUCTION_PATTERNS``) are in every text it matches
-    words, pattern = reply_text._INSTRUCTIONS[index]
-    gate = reply_text.word_gate(*words)
+    words, pattern = normalization._INSTRUCTIONS[index]
+    gate = normalization.word_gate(*words)
     templates = [lower(path.read_text(encoding="utf-8")) for path in sorted(PROMPTS.rglob("*.j2"))]
     assert any(pattern.search(template) for template in templates), f"{sorted(words)}: the pattern matches none of prompts/"
     missed = [text for text in templates + texts if pattern.search(text) and not holds_any(text, gate)]
@@ -105,7 +105,7 @@ def test_markdown_gate_holds_wherever_a_mark_is_stripped() -> None:
     # (on the replies as written: normalising strips the marks)
     replies = [json.loads(line)["reply"] for path in sorted(CORPUS.glob("*.jsonl"))
                for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    marked = [reply for reply in replies if reply_text._MARKDOWN.search(reply)]
+    marked = [reply for reply in replies if normalization._MARKDOWN.search(reply)]
     assert len(marked) > 100
-    assert all(holds_any(reply, reply_text._MARKS) for reply in marked)
-    assert not holds_any('{"final_answer": "B", "time_anchors": []}', reply_text._MARKS)   # (a single underscore is no mark)
+    assert all(holds_any(reply, normalization._MARKS) for reply in marked)
+    assert not holds_any('{"final_answer": "B", "time_anchors": []}', normalization._MARKS)   # (a single underscore is no mark)
