@@ -38,7 +38,7 @@ def reader(row: dict):
     space = AnswerSpace.from_json(row["answer_space"])
     if space.asks is None and row["task"] in BY_TASK:  # as the TAB-VLM hook reads its set questions
         space = replace(space, asks=BY_TASK[row["task"]].answer_space.asks)
-    return lambda: space._parse(row["reply"], row["options"])   # the reading itself, not parse's memo of short replies
+    return lambda: space._parse(row["reply"], row["options"])  # the reading itself, not parse's memo of short replies
 
 
 def time_call(fn, repeat: int) -> float:
@@ -52,7 +52,12 @@ def time_call(fn, repeat: int) -> float:
 
 
 def corpus_figures(repeat: int) -> None:
-    rows = [json.loads(line) for path in sorted(CORPUS.glob("*.jsonl")) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for path in sorted(CORPUS.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     by_kind = defaultdict(list)
     for row in rows:
         by_kind[row["kind"]].append(time_call(reader(row), repeat) * 1e6)
@@ -67,18 +72,19 @@ def corpus_figures(repeat: int) -> None:
 
 def long_replies() -> dict[str, str]:
     prose = "The glaze, the carving and the patina all suggest a later date than the first piece, though the rim is older. "
-    ramble = (prose * (MB // len(prose) + 1))[:MB - 30] + "\nFinal answer: C"
+    ramble = (prose * (MB // len(prose) + 1))[: MB - 30] + "\nFinal answer: C"
     return {
         "rambling, answer at the end": ramble,
         "letters repeated (A, B, C, D, ...)": ("A, B, C, D, " * (MB // 12 + 1))[:MB],
         "digits repeated (3,1,0,2,...)": ("3,1,0,2," * (MB // 8 + 1))[:MB],
         "JSON braces repeated": ('{"answer": "1"' * (MB // 14 + 1))[:MB],
-        "unclosed <think> block": "<think>" + ("x " * (MB // 2))[:MB - 7],
+        "unclosed <think> block": "<think>" + ("x " * (MB // 2))[: MB - 7],
         "no whitespace": ("Ab1" * (MB // 3 + 1))[:MB],
         "blank padding, answer at both ends": "Answer: B" + " " * (MB - 20) + "Answer: B",
-        "blank lines, answer at the end": ("\n " * (MB // 2))[:MB - 9] + "Answer: B",
+        "blank lines, answer at the end": ("\n " * (MB // 2))[: MB - 9] + "Answer: B",
         "years repeated": ("1987 or 1988? " * (MB // 14 + 1))[:MB],
-        "Chinese rambling, answer at the end": ("这件文物的釉色和纹饰都很有特点，可能是宋代，也可能更晚。" * (MB // 28 + 1))[:MB - 10] + "答案：C",
+        "Chinese rambling, answer at the end": ("这件文物的釉色和纹饰都很有特点，可能是宋代，也可能更晚。" * (MB // 28 + 1))[: MB - 10]
+        + "答案：C",
     }
 
 

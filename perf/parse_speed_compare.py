@@ -30,17 +30,22 @@ CHUNK = 20
 
 
 def corpus_rows(every: bool) -> list[dict]:
-    rows = [json.loads(line) for path in sorted(CORPUS.glob("*.jsonl"))
-            for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    if every:   # (judges' verdicts were read by another function before the rewrite)
+    rows = [
+        json.loads(line)
+        for path in sorted(CORPUS.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    if every:  # (judges' verdicts were read by another function before the rewrite)
         return [row for row in rows if row["answer_space"] is not None]
-    return [row for row in rows if "batch" not in row]   # the replies written beside the rules, before the blind batches
+    return [row for row in rows if "batch" not in row]  # the replies written beside the rules, before the blind batches
 
 
 def reader(row: dict):
     """A call that reads one reply with the checkout on sys.path (whichever answer-space fields it knows)."""
     from chronotasks.data.answer_space import AnswerSpace
     from chronotasks.scoring.t2i import parse_verdict
+
     if row["kind"] in ("judge_yes_no", "judge_rating"):
         mode = "standard" if row["kind"] == "judge_yes_no" else "judging"
         return lambda: parse_verdict(row["reply"], mode)
@@ -48,8 +53,10 @@ def reader(row: dict):
     space = AnswerSpace(**{key: value for key, value in row["answer_space"].items() if key in known})
     try:
         from chronotasks.benchmarks.tabvlm.schema import BY_TASK
-        if "asks" in known and space.asks is None and row["task"] in BY_TASK:   # as the TAB-VLM hook reads its set questions
+
+        if "asks" in known and space.asks is None and row["task"] in BY_TASK:  # as the TAB-VLM hook reads its set questions
             from dataclasses import replace
+
             space = replace(space, asks=BY_TASK[row["task"]].answer_space.asks)
     except ImportError:
         pass
@@ -60,7 +67,8 @@ def reader(row: dict):
 def worker(tree: str, every: bool) -> None:
     """Times the replies of each "start end" line read from stdin, with ``tree``'s chronotasks."""
     sys.path.insert(0, tree)
-    from parse_speed import time_call   # (this checkout's perf/parse_speed.py, importing ``tree``'s chronotasks)
+    from parse_speed import time_call  # (this checkout's perf/parse_speed.py, importing ``tree``'s chronotasks)
+
     calls = [reader(row) for row in corpus_rows(every)]
     print(len(calls), flush=True)
     for line in sys.stdin:
@@ -70,9 +78,16 @@ def worker(tree: str, every: bool) -> None:
 
 def compare(other: str, every: bool, passes: int) -> None:
     trees = {"other": other, "this": str(HERE)}
-    workers = {name: subprocess.Popen([sys.executable, __file__, "--worker", tree] + (["--all"] if every else []),
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=str(HERE))
-               for name, tree in trees.items()}
+    workers = {
+        name: subprocess.Popen(
+            [sys.executable, __file__, "--worker", tree] + (["--all"] if every else []),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=str(HERE),
+        )
+        for name, tree in trees.items()
+    }
     sizes = {name: int(proc.stdout.readline()) for name, proc in workers.items()}
     n = sizes["this"]
     best = {name: [float("inf")] * n for name in workers}
@@ -96,9 +111,11 @@ def compare(other: str, every: bool, passes: int) -> None:
     for kind, index in sorted(by_kind.items()) + [("all", list(range(n)))]:
         old = [best["other"][i] for i in index]
         new = [best["this"][i] for i in index]
-        print(f"{kind:<14}{len(index):>5}{statistics.median(old):>11.1f}{statistics.mean(old):>8.1f}"
-              f"{statistics.median(new):>10.1f}{statistics.mean(new):>8.1f}"
-              f"{statistics.median(new) / statistics.median(old):>8.2f}{statistics.mean(new) / statistics.mean(old):>8.2f}")
+        print(
+            f"{kind:<14}{len(index):>5}{statistics.median(old):>11.1f}{statistics.mean(old):>8.1f}"
+            f"{statistics.median(new):>10.1f}{statistics.mean(new):>8.1f}"
+            f"{statistics.median(new) / statistics.median(old):>8.2f}{statistics.mean(new) / statistics.mean(old):>8.2f}"
+        )
 
 
 def main() -> None:

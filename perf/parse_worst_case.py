@@ -31,9 +31,14 @@ SPACES = {
 }
 # an answer of each kind, and a second, different one (for replies that alternate)
 ANSWERS = {
-    "letter": ("A", "C"), "letter_set": ("A, C", "B, D"), "k_of_n": ("A, C, D", "B, C, E"),
-    "ordering": ("B, D, A, C", "A, B, C, D"), "ordering (indices)": ("2, 0, 3, 1", "0, 1, 2, 3"),
-    "year": ("1987", "1962"), "choice": ("Image 1", "Image 2"), "dynasty": ("宋代", "明代"),
+    "letter": ("A", "C"),
+    "letter_set": ("A, C", "B, D"),
+    "k_of_n": ("A, C, D", "B, C, E"),
+    "ordering": ("B, D, A, C", "A, B, C, D"),
+    "ordering (indices)": ("2, 0, 3, 1", "0, 1, 2, 3"),
+    "year": ("1987", "1962"),
+    "choice": ("Image 1", "Image 2"),
+    "dynasty": ("宋代", "明代"),
 }
 # answer cues, each repeated until the reply is full ({} is the answer)
 CUES = {
@@ -69,7 +74,7 @@ def structured(size: int) -> dict[str, str]:
         "nested brackets '[{(' unclosed": fill("[{(", size - 10) + "Answer: B",
         "long JSON, reasoning first": '{"reasoning": "' + fill("the glaze is later; ", size - 40) + '", "answer": "B"}',
         "JSON objects repeated": fill('{"answer": "B"}, ', size),
-        "JSON nested '{\"a\": {\"a\": ...'": fill('{"answer": ', size - 10) + '"B"' + "}" * 7,
+        'JSON nested \'{"a": {"a": ...\'': fill('{"answer": ', size - 10) + '"B"' + "}" * 7,
         "numbered list lines '1. A'": fill("1. A\n2. B\n3. C\n4. D\n", size),
         "table rows '| A | ✓ |'": fill("| A | ✓ |\n| B | ✗ |\n", size),
         "bold answers '**A**'": fill("**A**\n", size),
@@ -94,8 +99,9 @@ def rows(sizes: list[int]) -> list[tuple[str, str, dict[int, Callable[[], object
         for kind, (space, options) in SPACES.items():
             one, other = ANSWERS[kind]
             out.append((cue_name, kind, {n: _reader(space, options, fill(cue.format(one), n)) for n in sizes}))
-            out.append((cue_name + " two answers", kind,
-                        {n: _reader(space, options, fill(cue.format(one) + cue.format(other), n)) for n in sizes}))
+            out.append(
+                (cue_name + " two answers", kind, {n: _reader(space, options, fill(cue.format(one) + cue.format(other), n)) for n in sizes})
+            )
     for name, (unit, mode) in JUDGE.items():
         out.append((name, "judge", {n: _verdict(fill(unit, n), mode) for n in sizes}))
     for name in structured(1000):
@@ -105,7 +111,7 @@ def rows(sizes: list[int]) -> list[tuple[str, str, dict[int, Callable[[], object
 
 
 def _reader(space: AnswerSpace, options: list[str] | None, reply: str) -> Callable[[], object]:
-    return lambda: space._parse(reply, options)   # the reading itself, not parse's memo of short replies
+    return lambda: space._parse(reply, options)  # the reading itself, not parse's memo of short replies
 
 
 def _verdict(reply: str, mode: str) -> Callable[[], object]:

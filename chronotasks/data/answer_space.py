@@ -49,16 +49,17 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from chronotasks.scoring import parsing
-from chronotasks.scoring.numbered_options import as_letters, number_of
 from chronotasks.scoring.candidates import Candidate, decide
 from chronotasks.scoring.chinese_periods import PERIODS, chinese_name, period_candidates
 from chronotasks.scoring.choice_parsing import choice_candidates
 from chronotasks.scoring.letter_sets import letter_set_candidates
 from chronotasks.scoring.letters import letter_candidates
 from chronotasks.scoring.normalization import normalize
+from chronotasks.scoring.numbered_options import as_letters, number_of
 from chronotasks.scoring.order_parsing import ordering_candidates
 from chronotasks.scoring.reply_text import cut_off
 from chronotasks.scoring.year_parsing import year_candidates
+
 
 @functools.lru_cache(maxsize=4096)
 def _from_json_text(text: str) -> "AnswerSpace":
@@ -95,8 +96,16 @@ class AnswerSpace:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown answer-space kind {self.kind!r}; expected one of {KINDS}")
-        needs = {"letter": ("n",), "letter_set": ("n",), "ordering": ("n",), "k_of_n": ("n", "k"),
-                 "year": ("lo", "hi"), "choice": ("choices",), "dynasty": (), "text": ()}[self.kind]
+        needs = {
+            "letter": ("n",),
+            "letter_set": ("n",),
+            "ordering": ("n",),
+            "k_of_n": ("n", "k"),
+            "year": ("lo", "hi"),
+            "choice": ("choices",),
+            "dynasty": (),
+            "text": (),
+        }[self.kind]
         missing = [name for name in needs if getattr(self, name) in (None, ())]
         if missing:
             raise ValueError(f"answer space {self.kind!r} needs {', '.join(missing)}")
@@ -109,6 +118,7 @@ class AnswerSpace:
     def _bounds_problem(self) -> str | None:
         """Why the space holds no answer or a malformed one (n < 1, k > n, lo > hi, no choices), or None:
         a space with nothing in it would fail the random baseline and every reading in mid-run."""
+
         def integer(value: Any) -> bool:
             return isinstance(value, int) and not isinstance(value, bool)
 
@@ -204,11 +214,11 @@ class AnswerSpace:
             reply = as_letters(reply)
         if self.kind == "text":
             return parsing.clean(reply) or None
-        text = normalize(reply)                       # 1. the reply as plain text
+        text = normalize(reply)  # 1. the reply as plain text
         if not text:
             return None
-        found = self.candidates(text, options)        # 2. every answer it states, in reading order
-        return decide(found, cut_off(text))           # 3. conflicts checked: one answer, or None
+        found = self.candidates(text, options)  # 2. every answer it states, in reading order
+        return decide(found, cut_off(text))  # 3. conflicts checked: one answer, or None
 
     def candidates(self, text: str, options: Sequence[str] | None = None) -> Iterator[Candidate | None]:
         """The answers a normalised reply states (``chronotasks.scoring.candidates.Candidate``), in

@@ -15,11 +15,19 @@ from chronotasks.scoring.letters import parse_letter
 from chronotasks.scoring.order_parsing import parse_index_ordering
 from chronotasks.scoring.shortcut import confidence_bin, shortcut_metrics
 
+
 @pytest.mark.parametrize("model", TABLE_III.models)
 def test_composite_reproduces_table_iii_overall_score(model):
     f = dict(zip(TABLE_III.columns, TABLE_III.rows[model]))
-    scores = chronovision_composite(f["ACC_A"] / 100, tau_from_table(f["50 × (1 + τ)"]), f["ACC_B"] / 100, f["Δ_ACC"] / 100,
-                                    f["ACC_Y"] / 100, f["MAE"], f["ACC_M"] / 100)
+    scores = chronovision_composite(
+        f["ACC_A"] / 100,
+        tau_from_table(f["50 × (1 + τ)"]),
+        f["ACC_B"] / 100,
+        f["Δ_ACC"] / 100,
+        f["ACC_Y"] / 100,
+        f["MAE"],
+        f["ACC_M"] / 100,
+    )
     assert scores["S"] * 100 == pytest.approx(f["Score"], abs=0.05)
 
 
@@ -40,12 +48,16 @@ def test_the_tasks_terms_add_up_to_s():
     for model in TABLE_III.models:
         f = {c: v / 100 for c, v in zip(TABLE_III.columns, TABLE_III.rows[model])}
         tau = tau_from_table(100 * f["50 × (1 + τ)"])
-        intra, cross = tau + 0.1, tau - 0.1              # the two sort levels, τ their mean
-        terms = (localization_term(f["ACC_A"]) + sorting_term(intra) / 2 + sorting_term(cross) / 2
-                 + shortcut_term(f["ACC_B"], f["Δ_ACC"]) + year_term(f["ACC_Y"], 100 * f["MAE"])
-                 + multimodal_term(f["ACC_M"]))
-        s = chronovision_composite(f["ACC_A"], tau, f["ACC_B"], f["Δ_ACC"], f["ACC_Y"], 100 * f["MAE"],
-                                   f["ACC_M"])["S"]
+        intra, cross = tau + 0.1, tau - 0.1  # the two sort levels, τ their mean
+        terms = (
+            localization_term(f["ACC_A"])
+            + sorting_term(intra) / 2
+            + sorting_term(cross) / 2
+            + shortcut_term(f["ACC_B"], f["Δ_ACC"])
+            + year_term(f["ACC_Y"], 100 * f["MAE"])
+            + multimodal_term(f["ACC_M"])
+        )
+        s = chronovision_composite(f["ACC_A"], tau, f["ACC_B"], f["Δ_ACC"], f["ACC_Y"], 100 * f["MAE"], f["ACC_M"])["S"]
         assert terms == pytest.approx(s, abs=1e-12), model
 
 
@@ -67,8 +79,7 @@ def test_every_aggregation_a_yaml_names_is_defined_by_that_name():
             defined |= {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
         elif isinstance(node, ast.ImportFrom):
             defined |= {a.asname or a.name for a in node.names}
-    named = {m for path in folder.glob("*.yaml")
-             for m in re.findall(r"!function utils\.(\w+)", path.read_text(encoding="utf-8"))}
+    named = {m for path in folder.glob("*.yaml") for m in re.findall(r"!function utils\.(\w+)", path.read_text(encoding="utf-8"))}
     assert len(named) > 60 and named <= defined, sorted(named - defined)
     assert "globals()" not in source
 
@@ -112,9 +123,12 @@ def test_grayscale_is_opencv_bt601_fixed_point_pixel_exact(tmp_path):
 
 def test_shortcut_metrics_hand_worked():
     items = [
-        {"condition": "color", "category": "sports", "correct": 1}, {"condition": "color", "category": "sports", "correct": 0},
-        {"condition": "gray_earlier", "category": "sports", "correct": 1}, {"condition": "gray_earlier", "category": "sports", "correct": 1},
-        {"condition": "gray_later", "category": "sports", "correct": 0}, {"condition": "gray_later", "category": "sports", "correct": 1},
+        {"condition": "color", "category": "sports", "correct": 1},
+        {"condition": "color", "category": "sports", "correct": 0},
+        {"condition": "gray_earlier", "category": "sports", "correct": 1},
+        {"condition": "gray_earlier", "category": "sports", "correct": 1},
+        {"condition": "gray_later", "category": "sports", "correct": 0},
+        {"condition": "gray_later", "category": "sports", "correct": 1},
         {"condition": "color", "category": "politics", "correct": 1},
         {"condition": "gray_earlier", "category": "politics", "correct": 1},
         {"condition": "gray_later", "category": "politics", "correct": 0},
@@ -134,21 +148,37 @@ def test_parsers():
     assert parse_letter("Qing", len(options), options) == "C"
     assert parse_letter("The answer is Song dynasty.", len(options), options) == "E"
     assert parse_letter("Ming or Qing", len(options), options) is None
-    assert [confidence_bin(c) for c in (0, 59, 60, 94.5, 95, 100, 101, None)] == ["0-59", "0-59", "60-69", "90-94", "95-100", "95-100", None, None]
+    assert [confidence_bin(c) for c in (0, 59, 60, 94.5, 95, 100, 101, None)] == [
+        "0-59",
+        "0-59",
+        "60-69",
+        "90-94",
+        "95-100",
+        "95-100",
+        None,
+        None,
+    ]
 
 
 # ---- hooks of utils.py on hand-worked outputs ---------------------------------------------------
 PAIR = AnswerSpace("choice", choices=("1", "2"), key="answer", asks="earlier").to_json()
 
+
 @pytest.fixture(scope="module")
 def utils():
     from chronotasks.tasks.chronovision import utils as module
+
     return module
 
 
 def test_localization_hooks(utils):
-    doc = {"options": ["Ming", "Tang", "Qing", "Yuan", "Song"], "answer": "C", "dynasty": "Qing", "category": "jade",
-           "answer_space": AnswerSpace("letter", n=5).to_json()}
+    doc = {
+        "options": ["Ming", "Tang", "Qing", "Yuan", "Song"],
+        "answer": "C",
+        "dynasty": "Qing",
+        "category": "jade",
+        "answer_space": AnswerSpace("letter", n=5).to_json(),
+    }
     replies = ["C", "Qing", "A", "no idea"]  # right, right (constant baseline style), wrong, unparsed
     results = [utils.loc_process_results(doc, [r]) for r in replies]
     assert [r["ACC_A"] for r in results] == [1.0, 1.0, 0.0, 0.0]
@@ -182,7 +212,10 @@ def test_sort_hooks(utils):
 
 def test_shortcut_hooks(utils):
     def run(condition, category, answer, reply):
-        return utils.shortcut_process_results({"condition": condition, "category": category, "answer": answer, "answer_space": PAIR}, [reply])
+        return utils.shortcut_process_results(
+            {"condition": condition, "category": category, "answer": answer, "answer_space": PAIR}, [reply]
+        )
+
     out = [
         run("color", "sports", "1", '```json\n{"thinking": "...", "answer": "1"}\n```'),
         run("gray_earlier", "sports", "2", '{"answer": 2}'),
@@ -194,8 +227,10 @@ def test_shortcut_hooks(utils):
     assert utils.shortcut_delta_ACC_sports(items) == 1.0
     assert [o["parse_failure"] for o in out] == [0.0, 0.0, 0.0, 1.0]
     assert utils.shortcut_share(items) == 0.0  # ACC_B * (1 - |1|)
-    cot = utils.shortcut_cot_process_results({"condition": "color", "category": "sports", "answer": "2", "answer_space": PAIR},
-                                             ['{"time_anchors": {"1": "a"}, "historical_context": "x", "reasoning_path": "y", "bias_mitigation": "unchanged", "answer": "2"}'])
+    cot = utils.shortcut_cot_process_results(
+        {"condition": "color", "category": "sports", "answer": "2", "answer_space": PAIR},
+        ['{"time_anchors": {"1": "a"}, "historical_context": "x", "reasoning_path": "y", "bias_mitigation": "unchanged", "answer": "2"}'],
+    )
     assert cot["ACC_B"]["correct"] == 1.0 and "composite_S" not in cot
 
 
@@ -209,13 +244,22 @@ def test_news_hooks(utils):
     # ACC_Y .25 * (1 - (22/3)/80) / 6
     assert utils.news_year_share([o["composite_S"] for o in out]) == pytest.approx(0.25 * (1 - 22 / 3 / 80) / 6)
     mm = {"answer": "3", "answer_space": AnswerSpace("choice", choices=("1", "2", "3", "4"), key="answer").to_json()}
-    read = [utils.news_multimodal_process_results(mm, [r])["ACC_M"] for r in
-            ('{"answer": "3"}', "3", "Image 3 was taken in 2019, so the answer is 3 rather than 1.", '{"answer": "2"}',
-             "Image 3 shows 2019 and Image 1 shows 2001.")]
+    read = [
+        utils.news_multimodal_process_results(mm, [r])["ACC_M"]
+        for r in (
+            '{"answer": "3"}',
+            "3",
+            "Image 3 was taken in 2019, so the answer is 3 rather than 1.",
+            '{"answer": "2"}',
+            "Image 3 shows 2019 and Image 1 shows 2001.",
+        )
+    ]
     # the answer a grader reads ("3 rather than 1" is 3); a digit merely mentioned is no answer (unlike the release script)
     assert read == [1.0, 1.0, 1.0, 0.0, 0.0]
-    conf = [utils.news_year_confidence_process_results(doc, [r]) for r in
-            ('{"year": 2010, "confidence": 96}', '{"year": 2011, "confidence": 97}', '{"year": 2000, "confidence": 75}')]
+    conf = [
+        utils.news_year_confidence_process_results(doc, [r])
+        for r in ('{"year": 2010, "confidence": 96}', '{"year": 2011, "confidence": 97}', '{"year": 2000, "confidence": 75}')
+    ]
     items = [c["acc_conf_95_100"] for c in conf]
     assert utils.conf_n_95_100(items) == 2.0 and utils.conf_acc_95_100(items) == 0.5 and utils.conf_within1_95_100(items) == 1.0
     assert utils.conf_acc_70_79(items) == 0.0 and math.isnan(utils.conf_acc_60_69(items))

@@ -30,8 +30,12 @@ KINDS = {
     "dynasty": (AnswerSpace("dynasty"), None, ("Song", "Ming"), ("Song", "Ming")),
 }
 # (a digit right after a Chinese character, "答案是2, 0, 3, 1", is not read as an image index: a space before it)
-CHINESE_ANSWERS = {"dynasty": ("宋代", "明代"), "letter_set": ("B、C", "A、D"), "year": ("1987年", "1962年"),
-                   "ordering of indices": (" 2, 0, 3, 1", " 0, 1, 2, 3")}
+CHINESE_ANSWERS = {
+    "dynasty": ("宋代", "明代"),
+    "letter_set": ("B、C", "A、D"),
+    "year": ("1987年", "1962年"),
+    "ordering of indices": (" 2, 0, 3, 1", " 0, 1, 2, 3"),
+}
 # cues of equal force, each with the full stop of its language
 CUES = {
     "Answer: X.": ("Answer: {}", "."),
@@ -45,10 +49,27 @@ CUES = {
     "정답: X.": ("정답: {}", "."),
 }
 FILLER = "The glaze, the carving and the wear on the base were each compared with the reference pieces. "
-SEPARATORS = {"space": " ", "line": "\n", "paragraph": "\n\n", "reasoning": " " + FILLER * 4, "long reasoning": "\n\n" + FILLER * 40 + "\n\n"}
+SEPARATORS = {
+    "space": " ",
+    "line": "\n",
+    "paragraph": "\n\n",
+    "reasoning": " " + FILLER * 4,
+    "long reasoning": "\n\n" + FILLER * 40 + "\n\n",
+}
 # revision marks, each put before the second answer
-REVISIONS = ("Wait, ", "Actually, ", "On reflection, ", "Let me correct that. ", "On second thought, ", "不对，", "更正：", "En fait, ",
-             "De hecho, ", "Eigentlich ", "実は、")
+REVISIONS = (
+    "Wait, ",
+    "Actually, ",
+    "On reflection, ",
+    "Let me correct that. ",
+    "On second thought, ",
+    "不对，",
+    "更正：",
+    "En fait, ",
+    "De hecho, ",
+    "Eigentlich ",
+    "実は、",
+)
 
 
 def _answers(kind: str, cue: str) -> tuple[str, str]:
@@ -89,4 +110,3 @@ def test_an_answer_marked_as_a_revision_replaces_the_earlier(kind, revision):
     for separator in (" ", "\n\n", " " + FILLER * 4):
         reply = f"The answer is {first}." + separator + revision + f"the answer is {second}."
         assert space.parse(reply, options) == value, reply
-

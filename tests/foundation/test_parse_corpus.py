@@ -95,8 +95,7 @@ def test_corpus_is_well_formed(corpus):
             if label is not None and space.kind == "choice":
                 assert label in space.choices, row["where"]
     styles = {row["style"] for row in corpus}
-    assert {"gpt-4o", "claude", "gemini", "qwen2.5-vl", "qwen2.5-vl-zh", "internvl", "llava-ov", "small-rambling",
-            "reasoning"} <= styles
+    assert {"gpt-4o", "claude", "gemini", "qwen2.5-vl", "qwen2.5-vl-zh", "internvl", "llava-ov", "small-rambling", "reasoning"} <= styles
     assert sum(row["label"] is None for row in corpus) >= 60  # honest abstention cases
 
 

@@ -35,30 +35,90 @@ GATES = {
 
 # Replies that use each alternative of the gated patterns, as models write them
 WRITTEN = [
-    "B. Wait, the glaze is later: C.", "Actually, it is D.", "On second thought, A.", "Upon reflection the answer is C.",
-    "On a closer look, B.", "Upon closer inspection it is Ming.", "On further consideration, 1972.", "Reconsidering: C.",
-    "Looking again, the rim is older. D.", "Looking more closely, B.", "On second look it is A.", "Correction: the answer is C.",
-    "Scratch that, B.", "Let me reconsider. C.", "Let me correct that: D.", "I was wrong, it is A.",
-    "B... no, C.", "A — no, D.", "C; no, B.", "不对，应该是C。", "更正：B", "等等，是D。", "再看一下，是A。", "重新考虑后，选B。",
-    "En fait, c'est C.", "En réalité, B.", "En realidad, es C.", "De hecho, A.", "Na verdade, é D.", "Eigentlich C.",
-    "수정: B", "정정합니다. C", "訂正：D", "実はBです。",
-    "If the glaze is Song, the order would be A, B, C, D.", "Assuming the rim is Ming, C.", "如果是宋代，答案是B。",
-    "假如这是明代，选C。", "若是清代，则为D。",
-    "B is the correct answer.", "C would be my choice.", "Image 2 is the right option.",
-    "D is the odd one out.", "C is the outlier.", "A would be the exception.", "B is the one that differs.",
-    "D belongs to a different period.", "C comes from a different era.", "B stands out.", "A sticks out.", "D doesn't belong.",
-    "Not A or C.", "B rather than D.", "C instead of A.", "Unlike B, D is modern.", "Anything other than A.", "That rules out C.",
-    "Ruling out B, it is A.", "C is ruled out.", "Eliminating D leaves B.", "Excluding A: C.", "It isn't B.",
-    "是明代而非宋代。", "并非唐代。", "不是C。", "排除A以后选B。", "不属于元代。",
-    "None of the given options corresponds exactly to the Liao.", "None of the options are correct.",
-    "Liao is not among the options.", "The Jin is not listed in the choices.", "答案不在给出的选项中。", "选项中没有辽代。",
+    "B. Wait, the glaze is later: C.",
+    "Actually, it is D.",
+    "On second thought, A.",
+    "Upon reflection the answer is C.",
+    "On a closer look, B.",
+    "Upon closer inspection it is Ming.",
+    "On further consideration, 1972.",
+    "Reconsidering: C.",
+    "Looking again, the rim is older. D.",
+    "Looking more closely, B.",
+    "On second look it is A.",
+    "Correction: the answer is C.",
+    "Scratch that, B.",
+    "Let me reconsider. C.",
+    "Let me correct that: D.",
+    "I was wrong, it is A.",
+    "B... no, C.",
+    "A — no, D.",
+    "C; no, B.",
+    "不对，应该是C。",
+    "更正：B",
+    "等等，是D。",
+    "再看一下，是A。",
+    "重新考虑后，选B。",
+    "En fait, c'est C.",
+    "En réalité, B.",
+    "En realidad, es C.",
+    "De hecho, A.",
+    "Na verdade, é D.",
+    "Eigentlich C.",
+    "수정: B",
+    "정정합니다. C",
+    "訂正：D",
+    "実はBです。",
+    "If the glaze is Song, the order would be A, B, C, D.",
+    "Assuming the rim is Ming, C.",
+    "如果是宋代，答案是B。",
+    "假如这是明代，选C。",
+    "若是清代，则为D。",
+    "B is the correct answer.",
+    "C would be my choice.",
+    "Image 2 is the right option.",
+    "D is the odd one out.",
+    "C is the outlier.",
+    "A would be the exception.",
+    "B is the one that differs.",
+    "D belongs to a different period.",
+    "C comes from a different era.",
+    "B stands out.",
+    "A sticks out.",
+    "D doesn't belong.",
+    "Not A or C.",
+    "B rather than D.",
+    "C instead of A.",
+    "Unlike B, D is modern.",
+    "Anything other than A.",
+    "That rules out C.",
+    "Ruling out B, it is A.",
+    "C is ruled out.",
+    "Eliminating D leaves B.",
+    "Excluding A: C.",
+    "It isn't B.",
+    "是明代而非宋代。",
+    "并非唐代。",
+    "不是C。",
+    "排除A以后选B。",
+    "不属于元代。",
+    "None of the given options corresponds exactly to the Liao.",
+    "None of the options are correct.",
+    "Liao is not among the options.",
+    "The Jin is not listed in the choices.",
+    "答案不在给出的选项中。",
+    "选项中没有辽代。",
 ]
 
 
 @pytest.fixture(scope="module")
 def texts() -> list[str]:
-    replies = [json.loads(line)["reply"] for path in sorted(CORPUS.glob("*.jsonl"))
-               for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    replies = [
+        json.loads(line)["reply"]
+        for path in sorted(CORPUS.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     return [lower(normalize(reply)) for reply in replies + WRITTEN]
 
 
@@ -103,9 +163,13 @@ def test_instruction_echo_gates_hold_on_our_prompts_and_the_corpus(index: int, t
 
 def test_markdown_gate_holds_wherever_a_mark_is_stripped() -> None:
     # (on the replies as written: normalising strips the marks)
-    replies = [json.loads(line)["reply"] for path in sorted(CORPUS.glob("*.jsonl"))
-               for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    replies = [
+        json.loads(line)["reply"]
+        for path in sorted(CORPUS.glob("*.jsonl"))
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     marked = [reply for reply in replies if normalization._MARKDOWN.search(reply)]
     assert len(marked) > 100
     assert all(holds_any(reply, normalization._MARKS) for reply in marked)
-    assert not holds_any('{"final_answer": "B", "time_anchors": []}', normalization._MARKS)   # (a single underscore is no mark)
+    assert not holds_any('{"final_answer": "B", "time_anchors": []}', normalization._MARKS)  # (a single underscore is no mark)

@@ -23,10 +23,46 @@ SPACES = [
     (AnswerSpace("choice", choices=("1", "2", "3", "4"), key="answer"), None),
     (AnswerSpace("dynasty"), None),
 ]
-PIECES = list("ABCDEFabcde0123456789 ,.;:()[]{}\"'\n-→>|/?!*_`$#<>\\") + list("答案是选项第一二三四张图清明宋元唐年代，。、：（）") + [
-    "Answer:", "The answer is", "wait", "actually", "not", "or", "maybe", "Image", "Option", "oldest", "newest", " to ",
-    "<think>", "</think>", '{"answer": ', '{"year": ', "RATING:", "yes", "no", "1987", "'07", "nineteen", "first", "second",
-    "\\boxed{", "}", "Ａ", "１", "None", "all of them", "except", "Poor", "Accept", "Not accept"]
+PIECES = (
+    list("ABCDEFabcde0123456789 ,.;:()[]{}\"'\n-→>|/?!*_`$#<>\\")
+    + list("答案是选项第一二三四张图清明宋元唐年代，。、：（）")
+    + [
+        "Answer:",
+        "The answer is",
+        "wait",
+        "actually",
+        "not",
+        "or",
+        "maybe",
+        "Image",
+        "Option",
+        "oldest",
+        "newest",
+        " to ",
+        "<think>",
+        "</think>",
+        '{"answer": ',
+        '{"year": ',
+        "RATING:",
+        "yes",
+        "no",
+        "1987",
+        "'07",
+        "nineteen",
+        "first",
+        "second",
+        "\\boxed{",
+        "}",
+        "Ａ",
+        "１",
+        "None",
+        "all of them",
+        "except",
+        "Poor",
+        "Accept",
+        "Not accept",
+    ]
+)
 
 
 def valid(space: AnswerSpace, value) -> bool:
