@@ -23,7 +23,6 @@ results file from its copy, which holds the same record (same data, same environ
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import subprocess
@@ -33,6 +32,7 @@ from types import FrameType
 from typing import Any
 
 import chronotasks
+from chronotasks.data.fetch import sha256_of
 
 KEY = "chronotasks"
 BERTSCORE_SAMPLE_KEY = "bertscore_scorer"  # each MuseBench VQA sample logs the BERTScore model it is scored with
@@ -65,11 +65,7 @@ def _git(*args: str) -> str | None:
 
 
 def file_digest(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return f"sha256:{digest.hexdigest()}"
+    return f"sha256:{sha256_of(path)}"
 
 
 def data_provenance(benchmark: str, folder: Path, task_file: str) -> dict[str, Any]:

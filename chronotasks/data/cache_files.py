@@ -31,6 +31,8 @@ from typing import Any
 import numpy as np
 from PIL import Image, PngImagePlugin
 
+from chronotasks.data.fetch import sha256_of
+
 log = logging.getLogger("chronotasks")
 
 SETTLE_SECONDS = 2.0
@@ -77,11 +79,7 @@ def file_digest(path: str, signature: str | None = None) -> str | None:
     known = _digests.get(signature)
     if known is None:
         try:
-            digest = hashlib.sha256()
-            with open(path, "rb") as handle:  # (hashlib.file_digest is Python 3.11+; we support 3.10)
-                for block in iter(lambda: handle.read(1 << 20), b""):
-                    digest.update(block)
-            known = digest.hexdigest()
+            known = sha256_of(Path(path))
         except OSError:
             return None
         _digests[signature] = known
